@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pdnn's build, tests and main job need, when missing.
+# Usage: scripts/deps.sh [build|test]
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev)
+if [ "${1:-build}" = test ]; then
+  pkgs+=(libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

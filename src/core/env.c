@@ -1,0 +1,35 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/env.h"
+
+const char *pdnn_env_str(const char *name)
+{
+    const char *v = getenv(name);
+    return (v && *v) ? v : NULL;
+}
+
+long pdnn_env_long(const char *name, long def)
+{
+    const char *v = pdnn_env_str(name);
+    if (!v) return def;
+    char *end;
+    long r = strtol(v, &end, 10);
+    return (end != v && *end == '\0') ? r : def;
+}
+
+int pdnn_verbose(const char *topic)
+{
+    const char *v = pdnn_env_str("PDNN_VERBOSE");
+    if (!v) return 0;
+    size_t n = strlen(topic);
+    for (const char *p = v; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if ((len == n && strncmp(p, topic, n) == 0) || (len == 3 && !strncmp(p, "all", 3)))
+            return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
