@@ -127,4 +127,17 @@ size_t pdnn_dtype_size(pdnnDataType_t t);
 bool pdnn_packed_strides(int nbDims, const int64_t *dim, pdnnTensorFormat_t format,
                          int64_t *stride);
 
+/* Memory offset (in elements) of the element with row-major logical index `linear`
+ * (dims in descriptor order). Reference paths walk any strides with it. */
+static inline int64_t pdnn_offset_of(const struct pdnnTensorStruct *d, int64_t linear)
+{
+    int64_t off = 0;
+    for (int i = d->nbDims - 1; i >= 0; i--) {
+        int64_t n = d->dim[i];
+        off += (linear % n) * d->stride[i];
+        linear /= n;
+    }
+    return off;
+}
+
 #endif
