@@ -53,7 +53,15 @@ typedef struct {
 } pdnn_conv_args;
 
 /* benchdnn-style key: "mb2ic4ih9iw9oc8oh9ow9kh3kw3sh1sw1ph1pw1dh0dw0g1_f32_fwd" (dilation
- * written as benchdnn's d = dilation - 1). Used by logs, the Find cache and pdnn-bench. */
+ * written as benchdnn's d = dilation - 1; 1-d problems name only w, 3-d ones d, h, w;
+ * direction fwd | bwd_d | bwd_w). Used by logs, the Find cache and pdnn-bench.
+ * pdnn tags follow, each only where the problem differs from the canonical one
+ * (cross-correlation, accumulation in the data type, KCRS filter, packed NCHW x and y):
+ * "_accf64" (compute type), "_flip" (PDNN_CONVOLUTION), "_wkrsc" (KRSC filter),
+ * "_xnhwc" / "_ynhwc" (packed channels-last), "_xs<N:C:spatial strides>" / "_ys..."
+ * (any other strides). The end padding is not written: with the output sizes fixed it
+ * changes nothing computed. The key is truncated to n - 1 characters (n >= 192 holds
+ * any 3-d problem). */
 void pdnn_conv_problem_key(const pdnn_conv_problem *p, char *buf, size_t n);
 
 #endif

@@ -1,0 +1,40 @@
+/* Convolution implementations (internal): one NULL-terminated list per direction,
+ * best first, the reference last. Dispatch takes the first entry that serves the
+ * requested cuDNN algorithm (impl->algo), supports the problem and fits the workspace.
+ *
+ * Included by conv_api.c only (other files reach the lists through
+ * pdnn_conv_impl_list in conv_internal.h). A new algorithm is a new file that defines
+ * `const pdnn_impl pdnn_conv_<dir>_<backend>_<algo>` plus two lines here: its extern
+ * declaration and its place in the list. Every entry reads a pdnn_conv_problem and
+ * runs on pdnn_conv_args (ops/conv/conv_problem.h). */
+#ifndef PDNN_CONV_IMPLS_H
+#define PDNN_CONV_IMPLS_H
+
+#include "core/registry.h"
+#include "ops/conv/conv_problem.h"
+
+/* ---- forward (impl->algo is a pdnnConvolutionFwdAlgo_t) */
+extern const pdnn_impl pdnn_conv_fwd_ref_direct;          /* "ref:direct", DIRECT */
+
+/* ---- backward data (pdnnConvolutionBwdDataAlgo_t) */
+extern const pdnn_impl pdnn_conv_bwd_data_ref_direct;     /* "ref:direct", ALGO_0 */
+
+/* ---- backward filter (pdnnConvolutionBwdFilterAlgo_t) */
+extern const pdnn_impl pdnn_conv_bwd_filter_ref_direct;   /* "ref:direct", ALGO_0 */
+
+static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
+    &pdnn_conv_fwd_ref_direct,
+    NULL,
+};
+
+static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
+    &pdnn_conv_bwd_data_ref_direct,
+    NULL,
+};
+
+static const pdnn_impl *const pdnn_conv_bwd_filter_impls[] = {
+    &pdnn_conv_bwd_filter_ref_direct,
+    NULL,
+};
+
+#endif
