@@ -2,34 +2,47 @@
  * (<dir>/<case>/model.onnx + test_data_set_N/{input,output}_K.pb) through pdnn and
  * compares with the expected outputs as ONNX's backend tests do.
  *
- *   onnx_runner [--data DIR] [--case NAME]... [--by-op] [--dump] [-v] [family]...
+ *   onnx_runner [--data DIR] [--case NAME]... [--by-op] [--threads N] [--dump] [-v]
+ *               [family]...
  *
  * Families select cases by name: conv convtranspose pool activation softmax reduce
  * elementwise (default: all). --by-op selects instead every case of DIR whose graph
  * has at least one mapped op (for data/pytorch-converted and data/pytorch-operator,
- * whose older opsets exercise e.g. Softmax's flatten-from-axis semantics). Each case prints PASS, FAIL or UNMAPPED with a reason;
- * the last line is "N passed, N failed, N unmapped"; the exit status is non-zero when
- * a case failed or nothing ran. A case that maps onto pdnn and then fails (a pdnn error,
+ * whose older opsets exercise e.g. Softmax's flatten-from-axis semantics). Each case
+ * prints PASS, FAIL or UNMAPPED with a reason; the last line is "N passed, N failed
+ * (N unmapped)"; the exit status is non-zero when a case failed or nothing ran. A case that maps onto pdnn and then fails (a pdnn error,
  * a wrong shape or wrong values) is a FAIL, never a skip. Conv and ConvTranspose run
  * every algorithm the library accepts for the problem, each compared with the
- * expected output.
+ * expected output. Every case runs three times: with 1 thread, with N threads (default
+ * 3) whose outputs must be bitwise those of 1 thread, and, for float cases, with the
+ * inputs promoted to DOUBLE (outputs rounded to float and compared the same way).
  *
  * Cases that cannot map, and why (the runner prints the same reasons):
  *
  *   case(s)                                   reason
  *   ----------------------------------------  ---------------------------------------
- *   test_basic_convinteger,                   ConvInteger: uint8/int8 arithmetic, not
- *   test_convinteger_with(out)_padding        in the mapped list
- *   test_maxpool_with_argmax_2d_precomputed_* MaxPool's Indices output (storage_order):
- *                                             pdnn pooling returns no argmax
- *   test_maxpool_2d_uint8, test_add_uint8,    integer element types: pdnn computes
- *   test_mul_uint8, test_{min,max}_{int8,     FLOAT and DOUBLE only
- *   int16,int32,int64,uint8,uint16,uint32,
- *   uint64}
- *   test_{min,max}_float16                    float16: pdnn ops return
+ *   node/test_basic_convinteger,              ConvInteger: uint8/int8 arithmetic, not
+ *   node/test_convinteger_with(out)_padding   in the mapped list
+ *   node/test_maxpool_with_argmax_2d_         MaxPool's Indices output (storage_order
+ *   precomputed_{pads,strides}                0 and 1): pdnn pooling returns no argmax
+ *   node/test_maxpool_2d_uint8,               integer element types: pdnn computes
+ *   node/test_{add,mul}_uint8,                FLOAT and DOUBLE only
+ *   node/test_{min,max}_{int8,int16,int32,
+ *   int64,uint8,uint16,uint32,uint64},
+ *   pytorch-operator/test_operator_non_
+ *   float_params (int64 Add)
+ *   node/test_{min,max}_float16               float16: pdnn ops return
  *                                             NOT_SUPPORTED_DATA_TYPE for HALF
- *   test_{softmax,logsoftmax}_*_expanded      the function body uses Exp, Sub, Div, ...
- *                                             which are outside the mapped list
+ *   node/test_{softmax,logsoftmax}_*_expanded function bodies using Sub, Exp, Div, Log,
+ *                                             outside the mapped list
+ *   pytorch-converted/test_GLU, _GLU_dim,     Split, Exp, Sub, Neg, Abs, Div: outside
+ *   _PoissonNLLLLoss_no_reduce, _Softmin,     the mapped list
+ *   _Softsign; pytorch-operator/test_
+ *   operator_basic, _params
+ *
+ * Besides the listed ops, Constant, Identity, Squeeze and Unsqueeze run as graph
+ * plumbing (copies, no pdnn call) so that small graphs such as pytorch-converted's 1-d
+ * pools (Unsqueeze -> AveragePool -> Squeeze) map.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat */
 #include <dirent.h>
@@ -61,6 +74,8 @@ static const struct {
 #define NFAM ((int)(sizeof families / sizeof families[0]))
 
 static int verbose, dump, by_op;
+static int many_threads = 3; /* the multi-thread pass (odd: uneven partitions) */
+#define MAX_VARIANTS 16       /* algorithms per op at most */
 
 /* name is the prefix itself or the prefix followed by '_' */
 static int has_prefix(const char *name, const char *p)
@@ -357,6 +372,46 @@ static int check_outputs(const Onnx__GraphProto *g, const char *dir, const char 
     return 0;
 }
 
+/* Copies the graph outputs of a 1-thread run (to compare the multi-thread run with). */
+static int keep_outputs(const Onnx__GraphProto *g, value_map *vals, value_map *dst)
+{
+    clear_map(dst, 0);
+    for (size_t o = 0; o < g->n_output; o++) {
+        const ox_tensor *t = lookup(vals, g->output[o]->name);
+        if (!t) continue;
+        ox_tensor c = *t;
+        size_t bytes = t->count * (t->dtype == OX_FLOAT ? 4 : 8);
+        if (!(c.data = malloc(bytes ? bytes : 1))) return -1;
+        if (bytes) memcpy(c.data, t->data, bytes);
+        if (put(dst, &c, t->name)) {
+            free(c.data);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* True when every graph output is bitwise what the 1-thread run gave. */
+static int same_bits(const Onnx__GraphProto *g, value_map *vals, value_map *ref, char *why,
+                     size_t len)
+{
+    for (size_t o = 0; o < g->n_output; o++) {
+        const ox_tensor *t = lookup(vals, g->output[o]->name);
+        const ox_tensor *r = lookup(ref, g->output[o]->name);
+        if (!t || !r) continue;
+        size_t es = t->dtype == OX_FLOAT ? 4 : 8;
+        for (size_t i = 0; i < t->count; i++) {
+            if (memcmp((const char *)t->data + i * es, (const char *)r->data + i * es, es)) {
+                snprintf(why, len, "output '%s' with %d threads differs bitwise from 1 "
+                         "thread at flat index %zu: %.9g vs %.9g", t->name, many_threads, i,
+                         elem(t, i), elem(r, i));
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 static int has_float_input(const value_map *vals, int n)
 {
     for (int i = 0; i < n; i++)
@@ -368,7 +423,7 @@ static case_result run_case(pdnnHandle_t h, const char *dir, const char *name)
 {
     char path[4096], why[2048] = "", note[512] = "", tag[96] = "";
     ox_model m;
-    value_map vals = {0};
+    value_map vals = {0}, one_thread[MAX_VARIANTS] = {{0}};
     case_result res = R_PASS;
     size_t no = 0;
     snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
@@ -409,27 +464,33 @@ static case_result run_case(pdnnHandle_t h, const char *dir, const char *name)
         snprintf(path, sizeof path, "%s/%s/test_data_set_%d", dir, name, ds);
         if (!file_exists(path)) break;
         sets++;
-        /* pass 0: the case's own types; pass 1: float inputs promoted to double */
+        /* pass 0: the case's own types, 1 thread; pass 1: the same with several
+         * threads, bitwise equal to pass 0; pass 2: float inputs promoted to double */
         int any_float = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            if (pass == 1 && !any_float) break;
+        for (int pass = 0; pass < 3; pass++) {
+            if (pass == 2 && !any_float) break;
+            if (pdnnSetNumThreads(h, pass ? many_threads : 1) != PDNN_STATUS_SUCCESS) {
+                snprintf(why, sizeof why, "pdnnSetNumThreads failed");
+                res = R_FAIL;
+                goto out;
+            }
             clear_map(&vals, 0);
-            if (load_inputs(g, dir, name, ds, pass, &vals, why, sizeof why)) {
+            if (load_inputs(g, dir, name, ds, pass == 2, &vals, why, sizeof why)) {
                 res = R_FAIL;
                 goto out;
             }
             int base = vals.n;
             if (pass == 0) any_float = has_float_input(&vals, base);
-            const char *prec = pass ? "double" : "";
+            const char *prec = pass == 2 ? "double" : pass == 1 ? "threads" : "";
             /* variants (algorithms): each one's outputs checked */
             int ran = 0;
-            for (int v = 0;; v++) {
+            for (int v = 0; v < MAX_VARIANTS; v++) {
                 ox_ctx ctx = {.handle = h, .opset = m.opset, .variant = v};
                 char vdesc[64] = "";
                 clear_map(&vals, base);
                 ox_result r = run_graph(&m, &ctx, &vals, why, sizeof why, vdesc, sizeof vdesc);
-                snprintf(tag, sizeof tag, "%s%s%s", prec, prec[0] && ctx.variant_name[0] ? " " : "",
-                         ctx.variant_name);
+                snprintf(tag, sizeof tag, "%s%s%s", prec,
+                         prec[0] && ctx.variant_name[0] ? " " : "", ctx.variant_name);
                 if (r == OX_VARIANT_END) break;
                 if (r == OX_VARIANT_SKIP) {
                     if (verbose) printf("  %s: [%s] not supported\n", name, tag);
@@ -440,6 +501,15 @@ static case_result run_case(pdnnHandle_t h, const char *dir, const char *name)
                     goto out;
                 }
                 if (r != OX_OK || check_outputs(g, dir, name, ds, &vals, why, sizeof why)) {
+                    res = R_FAIL;
+                    goto out;
+                }
+                if (pass == 0 && keep_outputs(g, &vals, &one_thread[v])) {
+                    snprintf(why, sizeof why, "out of memory");
+                    res = R_FAIL;
+                    goto out;
+                }
+                if (pass == 1 && !same_bits(g, &vals, &one_thread[v], why, sizeof why)) {
                     res = R_FAIL;
                     goto out;
                 }
@@ -454,10 +524,11 @@ static case_result run_case(pdnnHandle_t h, const char *dir, const char *name)
                 res = R_FAIL;
                 goto out;
             }
-            if (pass == 1 && ds == 0 && no < sizeof note)
+            if (pass == 2 && ds == 0 && no < sizeof note)
                 no += (size_t)snprintf(note + no, sizeof note - no, "%sfloat+double",
                                        no ? "; " : "");
         }
+        for (int v = 0; v < MAX_VARIANTS; v++) clear_map(&one_thread[v], 0);
     }
     if (!sets) {
         snprintf(why, sizeof why, "no test_data_set_N folder");
@@ -472,6 +543,10 @@ out:
                tag[0] ? "[" : "", tag, tag[0] ? "] " : "", why);
     clear_map(&vals, 0);
     free(vals.v);
+    for (int v = 0; v < MAX_VARIANTS; v++) {
+        clear_map(&one_thread[v], 0);
+        free(one_thread[v].v);
+    }
     ox_free_model(&m);
     return res;
 }
@@ -493,6 +568,9 @@ int main(int argc, char **argv)
             cases[ncases++] = argv[++i];
         } else if (!strcmp(argv[i], "-v")) {
             verbose = 1;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            many_threads = atoi(argv[++i]);
+            if (many_threads < 1) many_threads = 1;
         } else if (!strcmp(argv[i], "--by-op")) {
             by_op = 1;
         } else if (!strcmp(argv[i], "--dump")) {
@@ -502,8 +580,9 @@ int main(int argc, char **argv)
             for (f = 0; f < NFAM; f++)
                 if (!strcmp(argv[i], families[f].family)) break;
             if (f == NFAM) {
-                fprintf(stderr, "usage: %s [--data DIR] [--case NAME]... [--by-op] [--dump] [-v] "
-                                "[family]...\nfamilies:", argv[0]);
+                fprintf(stderr, "usage: %s [--data DIR] [--case NAME]... [--by-op] "
+                                "[--threads N] [--dump] [-v] [family]...\nfamilies:",
+                        argv[0]);
                 for (f = 0; f < NFAM; f++) fprintf(stderr, " %s", families[f].family);
                 fprintf(stderr, "\n");
                 return 2;
