@@ -15,24 +15,30 @@
 
 /* ---- forward (impl->algo is a pdnnConvolutionFwdAlgo_t) */
 extern const pdnn_impl pdnn_conv_fwd_ref_direct;          /* "ref:direct", DIRECT */
+extern const pdnn_impl pdnn_conv_fwd_cpu_gemm;            /* "cpu:gemm", GEMM */
 
 /* ---- backward data (pdnnConvolutionBwdDataAlgo_t) */
 extern const pdnn_impl pdnn_conv_bwd_data_ref_direct;     /* "ref:direct", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_gemm;       /* "cpu:gemm", ALGO_1 */
 
 /* ---- backward filter (pdnnConvolutionBwdFilterAlgo_t) */
 extern const pdnn_impl pdnn_conv_bwd_filter_ref_direct;   /* "ref:direct", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_gemm;     /* "cpu:gemm", ALGO_1 */
 
 static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
+    &pdnn_conv_fwd_cpu_gemm,
     &pdnn_conv_fwd_ref_direct,
     NULL,
 };
 
 static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
+    &pdnn_conv_bwd_data_cpu_gemm,
     &pdnn_conv_bwd_data_ref_direct,
     NULL,
 };
 
 static const pdnn_impl *const pdnn_conv_bwd_filter_impls[] = {
+    &pdnn_conv_bwd_filter_cpu_gemm,
     &pdnn_conv_bwd_filter_ref_direct,
     NULL,
 };

@@ -1,0 +1,45 @@
+/* f32 GEMM micro-kernel, 6 x 8 tile, plain C (gcc vectorizes it for SSE2: twelve
+ * 4-wide accumulators). Contract in gemm_ukernels.h. */
+#include "cpu/ukernels/gemm/gemm_ukernels.h"
+
+#define MR 6
+#define NR 8
+
+void pdnn_f32_gemm_ukernel_6x8__scalar(size_t mr, size_t nr, size_t kc,
+                                       const float *restrict a, const float *restrict b,
+                                       float *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                                       float alpha, float beta)
+{
+    float acc[MR][NR];
+    for (int i = 0; i < MR; i++)
+        for (int j = 0; j < NR; j++) acc[i][j] = 0.0f;
+    for (size_t k = 0; k < kc; k++) {
+        float bk[NR];
+        for (int j = 0; j < NR; j++) bk[j] = b[j];
+        for (int i = 0; i < MR; i++) {
+            const float ai = a[i];
+            for (int j = 0; j < NR; j++) acc[i][j] += ai * bk[j];
+        }
+        a += MR;
+        b += NR;
+    }
+    if (mr == MR && nr == NR && cs_c == 1) {
+        if (beta == 0.0f) {
+            for (int i = 0; i < MR; i++)
+                for (int j = 0; j < NR; j++) c[i * rs_c + j] = alpha * acc[i][j];
+        } else {
+            for (int i = 0; i < MR; i++)
+                for (int j = 0; j < NR; j++)
+                    c[i * rs_c + j] = alpha * acc[i][j] + beta * c[i * rs_c + j];
+        }
+        return;
+    }
+    for (size_t i = 0; i < mr; i++) {
+        for (size_t j = 0; j < nr; j++) {
+            float *p = c + (ptrdiff_t)i * rs_c + (ptrdiff_t)j * cs_c;
+            float v = alpha * acc[i][j];
+            if (beta != 0.0f) v += beta * *p;
+            *p = v;
+        }
+    }
+}

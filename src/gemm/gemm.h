@@ -1,0 +1,111 @@
+/* Internal cache-blocked GEMM for FLOAT and DOUBLE (no public API).
+ *
+ *   C[M x N] = alpha * op(A)[M x K] * op(B)[K x N] + beta * C
+ *
+ * Row-major matrices with leading dimensions; op(X) = X or X^T. When beta == 0, C is
+ * never read. Operands are packed into panels (A: MR rows, B: NR columns, each panel
+ * stored k-major) in scratch memory the caller provides, then a register-tiled
+ * micro-kernel (src/cpu/ukernels/gemm/) computes MR x NR tiles.
+ *
+ * Determinism: K is always cut into PDNN_GEMM_KC blocks at the same places and each
+ * block is summed in increasing k; threads split only the output (M and N blocks), so
+ * every element of C gets the same arithmetic whatever the thread count or the M/N
+ * blocking. Results can differ between micro-kernels (ISA levels), never between runs.
+ *
+ * Two levels of interface:
+ *  - pdnn_gemm(): the complete operation on plain matrices, threads included;
+ *  - pack + macro-kernel: for callers that build packed panels themselves (the
+ *    convolutions pack im2col columns straight into B panels and reuse packed
+ *    weights across images). */
+#ifndef PDNN_GEMM_H
+#define PDNN_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu/isa.h"
+#include "cpu/ukernels/gemm/gemm_ukernels.h"
+#include "pdnn/core.h"
+
+/* Bounds of every micro-kernel's tile, for sizing buffers before a kernel is chosen. */
+#define PDNN_GEMM_MR_MAX 16
+#define PDNN_GEMM_NR_MAX 32
+/* K block: fixed, so the summation order never depends on anything but K. */
+#define PDNN_GEMM_KC 256
+/* Alignment (bytes) of every packed buffer carved from scratch. */
+#define PDNN_GEMM_ALIGN 64
+
+/* One micro-kernel: exactly one of f32/f64 is set. */
+typedef struct {
+    const char *name;
+    pdnnDataType_t dtype;
+    pdnn_isa isa;
+    int mr, nr;
+    pdnn_f32_gemm_ukernel_fn f32;
+    pdnn_f64_gemm_ukernel_fn f64;
+} pdnn_gemm_ukernel;
+
+/* Best micro-kernel for dtype (FLOAT or DOUBLE) on pdnn_cpu_isa(); NULL for other
+ * types. */
+const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t);
+
+/* ---- complete GEMM */
+
+/* Scratch bytes pdnn_gemm() needs for these sizes and at most nthreads threads, with
+ * any micro-kernel (bounded by PDNN_GEMM_MR_MAX/NR_MAX): per thread one MC x KC block
+ * of A and one KC x NC block of B. Small (<= ~1.5 MiB per thread) whatever M, N, K.
+ * Returns SIZE_MAX on overflow. */
+size_t pdnn_gemm_scratch_size(pdnnDataType_t t, int64_t m, int64_t n, int64_t k,
+                              int nthreads);
+
+/* C = alpha * op(A) * op(B) + beta * C for dtype FLOAT or DOUBLE (a, b, c point to that
+ * type). op(A) is M x K: A[i*lda + k] (ta false) or A[k*lda + i] (ta true); likewise B
+ * (K x N) and C[i*ldc + j]. scratch holds pdnn_gemm_scratch_size(t, m, n, k, nthreads)
+ * bytes (any alignment). Runs an OpenMP team of nthreads (one thread when called inside
+ * a parallel region). m, n or k may be 0; with k == 0, C = beta * C (0 when beta == 0).
+ * alpha and beta are applied in the type of the data. */
+void pdnn_gemm(pdnnDataType_t t, bool ta, bool tb, int64_t m, int64_t n, int64_t k,
+               double alpha, const void *a, int64_t lda, const void *b, int64_t ldb,
+               double beta, void *c, int64_t ldc, void *scratch, int nthreads);
+
+/* ---- packed operands */
+
+/* Elements of a packed A of m rows and k columns (ceil(m / mr) panels of k * mr). */
+int64_t pdnn_gemm_packed_a_elems(const pdnn_gemm_ukernel *uk, int64_t m, int64_t k);
+/* Elements of a packed B of k rows and n columns (ceil(n / nr) panels of k * nr). */
+int64_t pdnn_gemm_packed_b_elems(const pdnn_gemm_ukernel *uk, int64_t k, int64_t n);
+
+/* Packs the m x k matrix X[i][j] = src[i * rs + j * cs] (element type uk->dtype) as A
+ * panels into dst: panel p holds rows p*mr .. p*mr+mr-1 at dst + p*k*mr, element (i, j)
+ * at [j * mr + i % mr]; rows past m are zero. */
+void pdnn_gemm_pack_a(const pdnn_gemm_ukernel *uk, int64_t m, int64_t k, const void *src,
+                      int64_t rs, int64_t cs, void *dst);
+/* Packs the k x n matrix X[i][j] = src[i * rs + j * cs] as B panels into dst: panel p
+ * holds columns p*nr .. p*nr+nr-1 at dst + p*k*nr, element (i, j) at [i * nr + j % nr];
+ * columns past n are zero. */
+void pdnn_gemm_pack_b(const pdnn_gemm_ukernel *uk, int64_t k, int64_t n, const void *src,
+                      int64_t rs, int64_t cs, void *dst);
+
+/* Macro-kernel (single thread): C[m x n] = alpha * A * B + beta * C from packed panels.
+ * A: panel p (rows p*mr..) at ap + p * a_ps elements, element (i, kk) at
+ * [kk * mr + i % mr]; B: panel q at bp + q * b_ps, element (kk, j) at [kk * nr + j % nr]
+ * (a_ps >= k * mr, b_ps >= k * nr; the pdnn_gemm_pack_* layouts have a_ps = k * mr).
+ * C element (i, j) is at c[i * rs_c + j * cs_c], or at c[i * rs_c + coff[j]] when coff is
+ * not NULL (any column placement). K is cut into PDNN_GEMM_KC blocks; the first block
+ * blends with beta (C unread when beta == 0), later blocks add to C. */
+void pdnn_gemm_macro(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t k,
+                     const void *ap, int64_t a_ps, const void *bp, int64_t b_ps, void *c,
+                     int64_t rs_c, int64_t cs_c, const int64_t *coff, double alpha,
+                     double beta);
+
+/* ---- helpers for carving scratch */
+
+/* p rounded up to PDNN_GEMM_ALIGN. */
+static inline void *pdnn_gemm_align_ptr(void *p)
+{
+    uintptr_t u = (uintptr_t)p;
+    return (void *)((u + (PDNN_GEMM_ALIGN - 1)) & ~(uintptr_t)(PDNN_GEMM_ALIGN - 1));
+}
+
+#endif

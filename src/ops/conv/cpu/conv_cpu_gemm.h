@@ -1,0 +1,141 @@
+/* Shared pieces of the three GEMM convolutions (conv_cpu_gemm_{fwd,bwd_data,
+ * bwd_filter}.c, internal): the problem widened to 3 spatial dims, the tap table, the
+ * im2col packers that write GEMM panels straight from x or dy, scratch carving and the
+ * split of the output into thread tasks.
+ *
+ * Matrix view (per group g, Cg = C/g, Kg = K/g, T = Cg * prod(kern) taps, columns
+ * (n, pix) flattened over the batch and the output pixels):
+ *   W_g[Kg x T]: the filter rows of group g, taps in the filter's memory order (KCRS:
+ *               (c, spatial); KRSC: (spatial, c)), so W_g is row-major with ld = T;
+ *   col_g[T x N*P]: col[t][(n, p)] = x[n, g*Cg + c(t), p*stride - pad + e(t)], e(t) the
+ *               (flipped for PDNN_CONVOLUTION) dilated tap offset, 0 in the padding;
+ *   fwd:        Y_g[Kg x N*P]  = W_g * col_g
+ *   bwd data:   col_g = W_g^T * dY_g, then dx gathers col (col2im) in a fixed tap order;
+ *   bwd filter: dW_g[Kg x T]  = dY_g * col_g^T, the N*P sum cut in fixed K blocks.
+ * Threads split output tiles only and every sum runs in a fixed order, so results are
+ * bitwise independent of the thread count. */
+#ifndef PDNN_CONV_CPU_GEMM_H
+#define PDNN_CONV_CPU_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gemm/gemm.h"
+#include "ops/conv/conv_problem.h"
+
+/* Target bytes of the per-chunk im2col / packed buffers (a chunk holds at least one
+ * unit whatever its size). */
+#define PDNN_CONV_GEMM_CHUNK_BYTES ((size_t)4 << 20)
+/* Most columns of one task (bounds the column-offset arrays on the stack). */
+#define PDNN_CONV_GEMM_NC_MAX 512
+
+typedef struct {
+    const pdnn_gemm_ukernel *uk;
+    pdnnDataType_t t;
+    size_t es;                  /* element bytes */
+    int64_t n, g, cg, kg;
+    /* widened to 3 dims: a missing leading dim has size 1, stride 1, pad 0, tensor
+     * stride 0 */
+    int64_t in[3], kern[3], out[3], str[3], dil[3], pad[3];
+    int64_t xs[5], ys[5];       /* N, C, D, H, W strides of x (or dx) and y (or dy) */
+    int64_t wk;                 /* filter elements per output channel (== taps) */
+    bool cmajor;                /* KCRS: taps ordered (c, spatial), else (spatial, c) */
+    int64_t ks;                 /* spatial taps per channel: prod(kern) */
+    int64_t taps;               /* T = cg * ks */
+    int64_t npix;               /* P = prod(out) */
+    int64_t nin;                /* prod(in) */
+    int64_t ncols;              /* N * P */
+    bool ycol_affine;           /* y offset of column (n, p) == col * ycs (+ k * ys[1]) */
+    int64_t ycs;
+} pdnn_conv_gemm_geom;
+
+/* One tap: x offset relative to the pixel's origin (channel and dilated spatial
+ * offset) and the spatial offsets themselves (for bounds checks). */
+typedef struct {
+    int64_t off;
+    int64_t e[3];
+} pdnn_conv_gemm_tap;
+
+/* The supports() of the three entries: direction, rank 1..3, FLOAT or DOUBLE with
+ * accumulation in the same type, packed KCRS or KRSC filter, workspace size
+ * representable. */
+bool pdnn_conv_gemm_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir,
+                             const char **why);
+/* Fills g (selects the micro-kernel for the current ISA). */
+void pdnn_conv_gemm_geom_init(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g);
+/* The T taps of one group, in filter memory order. */
+void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                         pdnn_conv_gemm_tap *tab);
+
+/* Output pixel p -> coordinates. */
+static inline void pdnn_conv_gemm_pix(const pdnn_conv_gemm_geom *g, int64_t p, int64_t o[3])
+{
+    o[2] = p % g->out[2];
+    p /= g->out[2];
+    o[1] = p % g->out[1];
+    o[0] = p / g->out[1];
+}
+
+/* Offset in y (dy) of column (n, p) = col, channel 0. */
+static inline int64_t pdnn_conv_gemm_ycol_off(const pdnn_conv_gemm_geom *g, int64_t col)
+{
+    if (g->ycol_affine) return col * g->ycs;
+    int64_t o[3];
+    pdnn_conv_gemm_pix(g, col % g->npix, o);
+    return (col / g->npix) * g->ys[0] + o[0] * g->ys[2] + o[1] * g->ys[3] + o[2] * g->ys[4];
+}
+
+/* ---- scratch carving: the same calls size the workspace (base NULL) and cut it */
+typedef struct {
+    char *base;
+    size_t off;
+    bool overflow;
+} pdnn_conv_gemm_arena;
+
+/* a * b * c, or -1 on overflow (which pdnn_conv_gemm_take turns into SIZE_MAX). */
+int64_t pdnn_conv_gemm_mul3(int64_t a, int64_t b, int64_t c);
+/* count elements of es bytes, PDNN_GEMM_ALIGN-aligned; NULL when sizing. A negative
+ * count marks the arena overflowed. */
+void *pdnn_conv_gemm_take(pdnn_conv_gemm_arena *a, int64_t count, size_t es);
+/* Bytes the arena used plus alignment slack for any base; SIZE_MAX on overflow. */
+size_t pdnn_conv_gemm_arena_bytes(const pdnn_conv_gemm_arena *a);
+/* An arena over ws (aligned up). */
+pdnn_conv_gemm_arena pdnn_conv_gemm_arena_on(void *ws);
+
+/* Columns per chunk for a buffer of rows_per_col elements per column, at least one
+ * panel, at most total (a multiple of PDNN_GEMM_NR_MAX below total). */
+int64_t pdnn_conv_gemm_chunk_cols(int64_t rows_per_col, size_t es, int64_t total);
+
+/* ---- packers (one panel each; dst is the panel) */
+
+/* fwd B panel from x: dst[t * nr + j] = col_g[t][col0 + j] for t < T, j < ncol (<= nr);
+ * zero columns up to nr. */
+void pdnn_conv_gemm_im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
+                                 const void *x, int64_t grp, int64_t col0, int64_t ncol,
+                                 void *dst);
+/* bwd filter B panel from x: dst[kk * nr + j] = col_g[t0 + j][col0 + kk] for kk < kc,
+ * j < ntap (<= nr); zero taps up to nr. */
+void pdnn_conv_gemm_im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
+                                   const void *x, int64_t grp, int64_t col0, int64_t kc,
+                                   int64_t t0, int64_t ntap, void *dst);
+/* Generic panel of w lanes and ns steps: dst[s * w + l] = src[lo(l) + so(s)] with
+ * lo(l) = loff ? loff[l] : l * ls and so(s) = soff ? soff[s] : s * ss, for l < nl
+ * (<= w), s < ns; lanes nl..w-1 are zero. */
+void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const void *src,
+                               int64_t ls, const int64_t *loff, int64_t ss,
+                               const int64_t *soff, void *dst);
+
+/* ---- output tasks: `outer` independent items of an m x n GEMM cut into blocks of
+ * mcp A panels x ncp B panels, enough blocks for the threads. Task index ->
+ * (item, mb index, nb index) by decode. */
+typedef struct {
+    int64_t mcp, ncp;   /* panels per block */
+    int64_t mb, nb;     /* blocks per item */
+    int64_t ntasks;
+} pdnn_conv_gemm_tiles;
+
+pdnn_conv_gemm_tiles pdnn_conv_gemm_tiling(const pdnn_gemm_ukernel *uk, int64_t m,
+                                           int64_t n, int64_t outer, int nthreads);
+
+#endif

@@ -1,0 +1,226 @@
+/* Backward data by GEMM + col2im ("cpu:gemm", PDNN_CONVOLUTION_BWD_DATA_ALGO_1).
+ *
+ * Per group g and chunk of whole images: col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P]
+ * (conv_cpu_gemm.h), then every dx element gathers the col entries of the taps and
+ * output pixels that read it, in a fixed tap order, summed in double:
+ *   dx[n, c, i] = alpha * sum_{taps r, pixels o : o*stride - pad + e(r) = i} col[(c, r)][(n, o)]
+ *                 + beta * dx[n, c, i]     (dx never read when beta == 0).
+ * The gather (rather than a scatter-add) writes each dx element once, so threads split
+ * dx rows freely and results do not depend on the thread count.
+ *
+ * Workspace: tap and pixel tables, the packed transposed filter (~ K * T elements) and
+ * per chunk the packed dY columns and the col matrix (<= ~4 MiB unless one image's
+ * T x P col matrix is larger). */
+#include "ops/conv/cpu/conv_cpu_gemm.h"
+#include "core/registry.h"
+
+typedef struct {
+    pdnn_conv_gemm_tap *tab;
+    int64_t *otab;  /* per dim d, entry [i * kern[d] + r]: output index reading input
+                     * i through tap r, or -1 */
+    char *wp;       /* packed W^T, group g at wp + g * apg elements */
+    char *bp;       /* packed dY of one chunk */
+    char *col;      /* T x ccap col matrix of one chunk */
+} bwdd_bufs;
+
+/* Images per chunk. */
+static int64_t bwdd_images(const pdnn_conv_gemm_geom *g)
+{
+    if (g->npix == 0) return g->n > 0 ? g->n : 1;
+    int64_t cols = pdnn_conv_gemm_chunk_cols(g->kg + g->taps, g->es, g->ncols);
+    int64_t nb = cols / g->npix;
+    if (nb < 1) nb = 1;
+    return nb < g->n ? nb : g->n;
+}
+
+static void bwdd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, bwdd_bufs *b)
+{
+    const int64_t ccap = pdnn_conv_gemm_mul3(bwdd_images(g), g->npix, 1);
+    b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
+    b->otab = pdnn_conv_gemm_take(a, g->in[0] * g->kern[0] + g->in[1] * g->kern[1] +
+                                         g->in[2] * g->kern[2],
+                                  sizeof(int64_t));
+    b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->taps + PDNN_GEMM_MR_MAX, g->kg),
+                                g->es);
+    b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->kg, ccap + PDNN_GEMM_NR_MAX, 1), g->es);
+    b->col = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->taps, ccap, 1), g->es);
+}
+
+static size_t bwdd_workspace(const void *prob)
+{
+    pdnn_conv_gemm_geom g;
+    pdnn_conv_gemm_geom_init(prob, &g);
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    bwdd_bufs b;
+    bwdd_layout(&g, &a, &b);
+    return pdnn_conv_gemm_arena_bytes(&a);
+}
+
+static bool bwdd_supports(const void *prob, const char **why)
+{
+    if (!pdnn_conv_gemm_supports(prob, PDNN_CONV_BWD_DATA, why)) return false;
+    if (bwdd_workspace(prob) == SIZE_MAX) {
+        *why = "workspace size overflows";
+        return false;
+    }
+    return true;
+}
+
+#define PDNN_INLINE static inline __attribute__((always_inline))
+
+PDNN_INLINE double ld_el(const char *p, int64_t i, size_t es)
+{
+    return es == sizeof(float) ? (double)((const float *)p)[i] : ((const double *)p)[i];
+}
+
+PDNN_INLINE void st_el(char *p, int64_t i, double v, size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)p)[i] = (float)v;
+    else
+        ((double *)p)[i] = v;
+}
+
+/* One dx row (fixed n, c, i0, i1; all i2). cbase: column of the image's pixel 0 in col. */
+PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const ot[3],
+                            const char *col, int64_t ldc, int64_t cbase, int64_t c,
+                            int64_t i0, int64_t i1, char *dx, int64_t dxoff, double alpha,
+                            double beta, size_t es)
+{
+    const int64_t k0 = g->kern[0], k1 = g->kern[1], k2 = g->kern[2];
+    const int64_t t_c = g->cmajor ? c * g->ks : c, t_s = g->cmajor ? 1 : g->cg;
+    for (int64_t i2 = 0; i2 < g->in[2]; i2++) {
+        double acc = 0.0;
+        for (int64_t r0 = 0; r0 < k0; r0++) {
+            const int64_t o0 = ot[0][i0 * k0 + r0];
+            if (o0 < 0) continue;
+            for (int64_t r1 = 0; r1 < k1; r1++) {
+                const int64_t o1 = ot[1][i1 * k1 + r1];
+                if (o1 < 0) continue;
+                const int64_t pbase = cbase + (o0 * g->out[1] + o1) * g->out[2];
+                const int64_t sbase = (r0 * k1 + r1) * k2;
+                for (int64_t r2 = 0; r2 < k2; r2++) {
+                    const int64_t o2 = ot[2][i2 * k2 + r2];
+                    if (o2 < 0) continue;
+                    const int64_t t = t_c + (sbase + r2) * t_s;
+                    acc += ld_el(col, t * ldc + pbase + o2, es);
+                }
+            }
+        }
+        const int64_t off = dxoff + i2 * g->xs[4];
+        double v = alpha * acc;
+        if (beta != 0.0) v += beta * ld_el(dx, off, es);
+        st_el(dx, off, v, es);
+    }
+}
+
+static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *arg = args;
+    pdnn_conv_gemm_geom g;
+    pdnn_conv_gemm_geom_init(p, &g);
+    if (g.n == 0 || g.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
+
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
+    bwdd_bufs b;
+    bwdd_layout(&g, &ar, &b);
+    pdnn_conv_gemm_taps(p, &g, b.tab);
+    const int64_t *ot[3];
+    {
+        int64_t *o = b.otab;
+        for (int d = 0; d < 3; d++) {
+            ot[d] = o;
+            for (int64_t i = 0; i < g.in[d]; i++)
+                for (int64_t r = 0; r < g.kern[d]; r++) {
+                    const int64_t e = (p->flip ? g.kern[d] - 1 - r : r) * g.dil[d];
+                    const int64_t num = i + g.pad[d] - e;
+                    int64_t v = -1;
+                    if (num >= 0 && num % g.str[d] == 0 && num / g.str[d] < g.out[d])
+                        v = num / g.str[d];
+                    *o++ = v;
+                }
+        }
+    }
+
+    const pdnn_gemm_ukernel *uk = g.uk;
+    const int mr = uk->mr, nr = uk->nr;
+    const size_t es = g.es;
+    const int64_t T = g.taps, kg = g.kg, mp = (T + mr - 1) / mr, apg = mp * mr * kg;
+    const int64_t nb = bwdd_images(&g), nch = (g.n + nb - 1) / nb, ccap = nb * g.npix;
+    const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, T, ccap, 1, ctx->nthreads);
+    const char *dy = arg->src, *w = arg->wei;
+    char *dx = arg->dst;
+    const double alpha = arg->alpha, beta = arg->beta;
+    const int nt = ctx->nthreads;
+
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        if (kg > 0) {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < g.g * mp; i++) { /* A = W_g^T: rows taps, cols k */
+                const int64_t grp = i / mp, q = i % mp;
+                const int64_t rows = T - q * mr < mr ? T - q * mr : mr;
+                pdnn_gemm_pack_a(uk, rows, kg, w + (grp * kg * T + q * mr) * (int64_t)es, 1, T,
+                                 b.wp + (grp * apg + q * mr * kg) * (int64_t)es);
+            }
+        }
+        for (int64_t ch = 0; ch < g.g * nch; ch++) {
+            const int64_t grp = ch / nch, n0 = (ch % nch) * nb;
+            const int64_t nimg = g.n - n0 < nb ? g.n - n0 : nb;
+            const int64_t ncol = nimg * g.npix, col0 = n0 * g.npix;
+            if (kg > 0) {
+#pragma omp for schedule(static)
+                for (int64_t q = 0; q < (ncol + nr - 1) / nr; q++) { /* B = dY_g */
+                    const int64_t c0 = col0 + q * nr;
+                    const int64_t nl = ncol - q * nr < nr ? ncol - q * nr : nr;
+                    char *dst = b.bp + q * kg * nr * (int64_t)es;
+                    const char *src = dy + grp * kg * g.ys[1] * (int64_t)es;
+                    if (g.ycol_affine) {
+                        pdnn_conv_gemm_pack_panel(es, nr, nl, kg, src + c0 * g.ycs * (int64_t)es,
+                                                  g.ycs, NULL, g.ys[1], NULL, dst);
+                    } else {
+                        int64_t loff[PDNN_GEMM_NR_MAX];
+                        for (int64_t j = 0; j < nl; j++) loff[j] = pdnn_conv_gemm_ycol_off(&g, c0 + j);
+                        pdnn_conv_gemm_pack_panel(es, nr, nl, kg, src, 0, loff, g.ys[1], NULL, dst);
+                    }
+                }
+            }
+#pragma omp for schedule(static)
+            for (int64_t task = 0; task < tl.ntasks; task++) {
+                const int64_t i0 = (task % tl.mb) * tl.mcp * mr;
+                const int64_t j0 = (task / tl.mb) * tl.ncp * nr;
+                if (i0 >= T || j0 >= ncol) continue;
+                const int64_t mm = T - i0 < tl.mcp * mr ? T - i0 : tl.mcp * mr;
+                const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
+                pdnn_gemm_macro(uk, mm, nn, kg, b.wp + (grp * apg + i0 * kg) * (int64_t)es,
+                                kg * mr, b.bp + j0 * kg * (int64_t)es, kg * nr,
+                                b.col + (i0 * ccap + j0) * (int64_t)es, ccap, 1, NULL, 1.0, 0.0);
+            }
+            const int64_t rows = nimg * g.cg * g.in[0] * g.in[1];
+#pragma omp for schedule(static)
+            for (int64_t r = 0; r < rows; r++) {
+                int64_t q = r;
+                const int64_t i1 = q % g.in[1];
+                q /= g.in[1];
+                const int64_t i0 = q % g.in[0];
+                q /= g.in[0];
+                const int64_t c = q % g.cg, ni = q / g.cg;
+                const int64_t dxoff = (n0 + ni) * g.xs[0] + (grp * g.cg + c) * g.xs[1] +
+                                      i0 * g.xs[2] + i1 * g.xs[3];
+                if (es == sizeof(float))
+                    gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
+                               beta, sizeof(float));
+                else
+                    gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
+                               beta, sizeof(double));
+            }
+        }
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
+const pdnn_impl pdnn_conv_bwd_data_cpu_gemm = {
+    "cpu:gemm", PDNN_CONVOLUTION_BWD_DATA_ALGO_1, PDNN_ISA_SCALAR,
+    PDNN_IMPL_DETERMINISTIC, bwdd_supports, bwdd_workspace, bwdd_exec,
+};

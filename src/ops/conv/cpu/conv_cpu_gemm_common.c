@@ -1,0 +1,355 @@
+/* Shared pieces of the GEMM convolutions: see conv_cpu_gemm.h. */
+#include <string.h>
+
+#include "ops/conv/cpu/conv_cpu_gemm.h"
+
+#define MC_TARGET 144 /* rows of a task block */
+#define NC_TARGET PDNN_CONV_GEMM_NC_MAX /* columns of a task block */
+
+static bool mul_ok(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
+
+int64_t pdnn_conv_gemm_mul3(int64_t a, int64_t b, int64_t c)
+{
+    int64_t r;
+    return mul_ok(a, b, &r) && mul_ok(r, c, &r) ? r : -1;
+}
+
+/* True when the filter strides are packed with taps in (c, spatial) order (cmajor) or
+ * (spatial, c) order. */
+static bool filter_order(const pdnn_conv_problem *p, bool cmajor)
+{
+    const int nsp = p->nsp;
+    const int64_t cg = p->c / p->g;
+    int64_t s = cmajor ? 1 : cg;
+    for (int d = nsp - 1; d >= 0; d--) {
+        if (p->kern[d] > 1 && p->ws[2 + d] != s) return false;
+        s *= p->kern[d];
+    }
+    if (cmajor) {
+        if (cg > 1 && p->ws[1] != s) return false;
+        s *= cg;
+    } else if (cg > 1 && p->ws[1] != 1) {
+        return false;
+    }
+    return p->k <= 1 || p->ws[0] == s;
+}
+
+bool pdnn_conv_gemm_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir,
+                             const char **why)
+{
+    if (p->dir != dir) {
+        *why = "wrong convolution direction";
+        return false;
+    }
+    if (p->nsp < 1 || p->nsp > PDNN_CONV_SP_MAX) {
+        *why = "spatial rank outside 1..3";
+        return false;
+    }
+    if (p->dtype != PDNN_DATA_FLOAT && p->dtype != PDNN_DATA_DOUBLE) {
+        *why = "data type other than FLOAT or DOUBLE";
+        return false;
+    }
+    if (p->compute != p->dtype) {
+        *why = "accumulation type differs from the data type (FLOAT data, DOUBLE compute)";
+        return false;
+    }
+    if (p->g < 1 || p->c % p->g || p->k % p->g) {
+        *why = "channels not divisible by the group count";
+        return false;
+    }
+    if (!filter_order(p, true) && !filter_order(p, false)) {
+        *why = "filter strides are neither packed KCRS nor packed KRSC";
+        return false;
+    }
+    int64_t v = p->c / p->g, cols = p->n, nin = 1;
+    for (int d = 0; d < p->nsp; d++) {
+        if (!mul_ok(v, p->kern[d], &v) || !mul_ok(cols, p->out[d], &cols) ||
+            !mul_ok(nin, p->in[d], &nin)) {
+            *why = "matrix sizes overflow 64 bits";
+            return false;
+        }
+    }
+    return true;
+}
+
+void pdnn_conv_gemm_geom_init(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->uk = pdnn_gemm_ukernel_select(p->dtype);
+    g->t = p->dtype;
+    g->es = p->dtype == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
+    g->n = p->n;
+    g->g = p->g;
+    g->cg = p->c / p->g;
+    g->kg = p->k / p->g;
+    const int lead = 3 - p->nsp;
+    for (int i = 0; i < 3; i++) {
+        const int j = i - lead;
+        const bool has = j >= 0;
+        g->in[i] = has ? p->in[j] : 1;
+        g->kern[i] = has ? p->kern[j] : 1;
+        g->out[i] = has ? p->out[j] : 1;
+        g->str[i] = has ? p->stride[j] : 1;
+        g->dil[i] = has ? p->dil[j] : 1;
+        g->pad[i] = has ? p->pad_b[j] : 0;
+        g->xs[2 + i] = has ? p->xs[2 + j] : 0;
+        g->ys[2 + i] = has ? p->ys[2 + j] : 0;
+    }
+    for (int i = 0; i < 2; i++) g->xs[i] = p->xs[i], g->ys[i] = p->ys[i];
+    g->cmajor = filter_order(p, true);
+    g->ks = g->kern[0] * g->kern[1] * g->kern[2];
+    g->taps = g->cg * g->ks;
+    g->wk = g->taps;
+    g->npix = g->out[0] * g->out[1] * g->out[2];
+    g->nin = g->in[0] * g->in[1] * g->in[2];
+    g->ncols = g->n * g->npix;
+    /* y columns (n, p) flattened: affine when the pixel dims collapse into one stride
+     * and, across images, N's stride continues it */
+    int64_t ps = 0, inner = 1;
+    bool affine = true;
+    for (int d = 2; d >= 0; d--) {
+        if (g->out[d] == 1) continue;
+        if (ps == 0)
+            ps = g->ys[2 + d];
+        else if (g->ys[2 + d] != ps * inner)
+            affine = false;
+        inner *= g->out[d];
+    }
+    if (ps == 0) ps = g->npix == 1 ? g->ys[0] : 1;
+    if (g->n > 1 && g->ys[0] != ps * g->npix) affine = false;
+    g->ycol_affine = affine;
+    g->ycs = ps;
+}
+
+void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                         pdnn_conv_gemm_tap *tab)
+{
+    int64_t t = 0;
+    const int64_t nc_outer = g->cmajor ? g->cg : 1, nc_inner = g->cmajor ? 1 : g->cg;
+    for (int64_t co = 0; co < nc_outer; co++)
+        for (int64_t r0 = 0; r0 < g->kern[0]; r0++)
+            for (int64_t r1 = 0; r1 < g->kern[1]; r1++)
+                for (int64_t r2 = 0; r2 < g->kern[2]; r2++)
+                    for (int64_t ci = 0; ci < nc_inner; ci++) {
+                        const int64_t c = co + ci;
+                        pdnn_conv_gemm_tap *e = &tab[t++];
+                        e->e[0] = (p->flip ? g->kern[0] - 1 - r0 : r0) * g->dil[0];
+                        e->e[1] = (p->flip ? g->kern[1] - 1 - r1 : r1) * g->dil[1];
+                        e->e[2] = (p->flip ? g->kern[2] - 1 - r2 : r2) * g->dil[2];
+                        e->off = c * g->xs[1] + e->e[0] * g->xs[2] + e->e[1] * g->xs[3] +
+                                 e->e[2] * g->xs[4];
+                    }
+}
+
+/* ---- scratch */
+
+void *pdnn_conv_gemm_take(pdnn_conv_gemm_arena *a, int64_t count, size_t es)
+{
+    size_t bytes;
+    if (count < 0 || __builtin_mul_overflow((size_t)count, es, &bytes) ||
+        bytes > SIZE_MAX / 2 - a->off) {
+        a->overflow = true;
+        return NULL;
+    }
+    size_t start = a->off;
+    a->off = (a->off + bytes + PDNN_GEMM_ALIGN - 1) & ~(size_t)(PDNN_GEMM_ALIGN - 1);
+    return a->base && !a->overflow ? a->base + start : NULL;
+}
+
+size_t pdnn_conv_gemm_arena_bytes(const pdnn_conv_gemm_arena *a)
+{
+    if (a->overflow) return SIZE_MAX;
+    return a->off ? a->off + PDNN_GEMM_ALIGN : 0;
+}
+
+pdnn_conv_gemm_arena pdnn_conv_gemm_arena_on(void *ws)
+{
+    pdnn_conv_gemm_arena a = {ws ? pdnn_gemm_align_ptr(ws) : NULL, 0, false};
+    return a;
+}
+
+int64_t pdnn_conv_gemm_chunk_cols(int64_t rows_per_col, size_t es, int64_t total)
+{
+    if (rows_per_col < 1) rows_per_col = 1;
+    int64_t cols = (int64_t)(PDNN_CONV_GEMM_CHUNK_BYTES / es) / rows_per_col;
+    cols = cols / PDNN_GEMM_NR_MAX * PDNN_GEMM_NR_MAX;
+    if (cols < PDNN_GEMM_NR_MAX) cols = PDNN_GEMM_NR_MAX;
+    return cols < total ? cols : total;
+}
+
+/* ---- packers: es is a compile-time constant after inlining */
+
+#define PDNN_INLINE static inline __attribute__((always_inline))
+
+PDNN_INLINE void copy_el(char *d, int64_t di, const char *s, int64_t si, size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)d)[di] = ((const float *)s)[si];
+    else
+        ((double *)d)[di] = ((const double *)s)[si];
+}
+
+PDNN_INLINE void zero_el(char *d, int64_t di, size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)d)[di] = 0.0f;
+    else
+        ((double *)d)[di] = 0.0;
+}
+
+/* Origin of column col (image n, pixel p) of group grp: input coordinates of tap 0
+ * and x offset there (possibly outside x; only read after the bounds checks). */
+static inline int64_t col_origin(const pdnn_conv_gemm_geom *g, int64_t grp, int64_t col,
+                                 int64_t c[3])
+{
+    int64_t o[3];
+    pdnn_conv_gemm_pix(g, col % g->npix, o);
+    int64_t off = (col / g->npix) * g->xs[0] + grp * g->cg * g->xs[1];
+    for (int d = 0; d < 3; d++) {
+        c[d] = o[d] * g->str[d] - g->pad[d];
+        off += c[d] * g->xs[2 + d];
+    }
+    return off;
+}
+
+/* Every tap of a column with origin c lies inside x. */
+static inline bool col_interior(const pdnn_conv_gemm_geom *g, const int64_t c[3])
+{
+    for (int d = 0; d < 3; d++)
+        if (c[d] < 0 || c[d] + (g->kern[d] - 1) * g->dil[d] >= g->in[d]) return false;
+    return true;
+}
+
+static inline bool tap_inside(const pdnn_conv_gemm_geom *g, const int64_t c[3],
+                              const pdnn_conv_gemm_tap *e)
+{
+    return (uint64_t)(c[0] + e->e[0]) < (uint64_t)g->in[0] &&
+           (uint64_t)(c[1] + e->e[1]) < (uint64_t)g->in[1] &&
+           (uint64_t)(c[2] + e->e[2]) < (uint64_t)g->in[2];
+}
+
+PDNN_INLINE void im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
+                              const char *x, int64_t grp, int64_t col0, int64_t ncol,
+                              char *dst, size_t es)
+{
+    const int nr = g->uk->nr;
+    int64_t base[PDNN_GEMM_NR_MAX], org[PDNN_GEMM_NR_MAX][3];
+    bool interior = ncol == nr;
+    for (int64_t j = 0; j < ncol; j++) {
+        base[j] = col_origin(g, grp, col0 + j, org[j]);
+        interior = interior && col_interior(g, org[j]);
+    }
+    if (interior) {
+        for (int64_t t = 0; t < g->taps; t++) {
+            const int64_t off = tab[t].off;
+            for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, base[j] + off, es);
+        }
+        return;
+    }
+    for (int64_t t = 0; t < g->taps; t++) {
+        const pdnn_conv_gemm_tap *e = &tab[t];
+        int64_t j = 0;
+        for (; j < ncol; j++) {
+            if (tap_inside(g, org[j], e))
+                copy_el(dst, t * nr + j, x, base[j] + e->off, es);
+            else
+                zero_el(dst, t * nr + j, es);
+        }
+        for (; j < nr; j++) zero_el(dst, t * nr + j, es);
+    }
+}
+
+void pdnn_conv_gemm_im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
+                                 const void *x, int64_t grp, int64_t col0, int64_t ncol,
+                                 void *dst)
+{
+    if (g->es == sizeof(float))
+        im2col_panel(g, tab, x, grp, col0, ncol, dst, sizeof(float));
+    else
+        im2col_panel(g, tab, x, grp, col0, ncol, dst, sizeof(double));
+}
+
+PDNN_INLINE void im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
+                                const char *x, int64_t grp, int64_t col0, int64_t kc,
+                                int64_t t0, int64_t ntap, char *dst, size_t es)
+{
+    const int nr = g->uk->nr;
+    for (int64_t kk = 0; kk < kc; kk++) {
+        int64_t org[3];
+        const int64_t base = col_origin(g, grp, col0 + kk, org);
+        const int64_t d0 = kk * nr;
+        int64_t j = 0;
+        if (col_interior(g, org)) {
+            for (; j < ntap; j++) copy_el(dst, d0 + j, x, base + tab[t0 + j].off, es);
+        } else {
+            for (; j < ntap; j++) {
+                if (tap_inside(g, org, &tab[t0 + j]))
+                    copy_el(dst, d0 + j, x, base + tab[t0 + j].off, es);
+                else
+                    zero_el(dst, d0 + j, es);
+            }
+        }
+        for (; j < nr; j++) zero_el(dst, d0 + j, es);
+    }
+}
+
+void pdnn_conv_gemm_im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
+                                   const void *x, int64_t grp, int64_t col0, int64_t kc,
+                                   int64_t t0, int64_t ntap, void *dst)
+{
+    if (g->es == sizeof(float))
+        im2col_panel_t(g, tab, x, grp, col0, kc, t0, ntap, dst, sizeof(float));
+    else
+        im2col_panel_t(g, tab, x, grp, col0, kc, t0, ntap, dst, sizeof(double));
+}
+
+PDNN_INLINE void pack_panel(int w, int64_t nl, int64_t ns, const char *src, int64_t ls,
+                            const int64_t *loff, int64_t ss, const int64_t *soff, char *dst,
+                            size_t es)
+{
+    for (int64_t s = 0; s < ns; s++) {
+        const int64_t so = soff ? soff[s] : s * ss;
+        int64_t l = 0;
+        if (loff)
+            for (; l < nl; l++) copy_el(dst, s * w + l, src, so + loff[l], es);
+        else
+            for (; l < nl; l++) copy_el(dst, s * w + l, src, so + l * ls, es);
+        for (; l < w; l++) zero_el(dst, s * w + l, es);
+    }
+}
+
+void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const void *src,
+                               int64_t ls, const int64_t *loff, int64_t ss,
+                               const int64_t *soff, void *dst)
+{
+    if (es == sizeof(float))
+        pack_panel(w, nl, ns, src, ls, loff, ss, soff, dst, sizeof(float));
+    else
+        pack_panel(w, nl, ns, src, ls, loff, ss, soff, dst, sizeof(double));
+}
+
+/* ---- tasks */
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+pdnn_conv_gemm_tiles pdnn_conv_gemm_tiling(const pdnn_gemm_ukernel *uk, int64_t m,
+                                           int64_t n, int64_t outer, int nthreads)
+{
+    pdnn_conv_gemm_tiles t = {1, 1, 0, 0, 0};
+    if (m <= 0 || n <= 0 || outer <= 0) return t;
+    const int64_t mp = cdiv(m, uk->mr), np = cdiv(n, uk->nr);
+    const int64_t want = 2 * (int64_t)(nthreads < 1 ? 1 : nthreads);
+    t.mcp = MC_TARGET / uk->mr > 1 ? MC_TARGET / uk->mr : 1;
+    t.ncp = NC_TARGET / uk->nr > 1 ? NC_TARGET / uk->nr : 1;
+    if (t.mcp > mp) t.mcp = mp;
+    if (t.ncp > np) t.ncp = np;
+    while (outer * cdiv(mp, t.mcp) * cdiv(np, t.ncp) < want && t.ncp > 1) t.ncp = cdiv(t.ncp, 2);
+    while (outer * cdiv(mp, t.mcp) * cdiv(np, t.ncp) < want && t.mcp > 1) t.mcp = cdiv(t.mcp, 2);
+    t.mb = cdiv(mp, t.mcp);
+    t.nb = cdiv(np, t.ncp);
+    t.ntasks = outer * t.mb * t.nb;
+    return t;
+}

@@ -1,0 +1,320 @@
+/* The internal GEMM (src/gemm) and its micro-kernels against a naive double oracle:
+ * every tile-edge remainder, transposes, leading dimensions wider than the matrix
+ * (the gaps hold NaN and must stay unread, C's gaps must stay unwritten), alpha/beta
+ * (beta == 0 with NaN in C), zero sizes, K across the KC block boundary, small-integer
+ * data (exact) and random data (1 vs 2 vs 3 threads bitwise). Each micro-kernel this
+ * CPU runs is tested, via PDNN_MAX_CPU_ISA. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm/gemm.h"
+#include "testutil.h"
+
+static const pdnn_gemm_ukernel *cur_uk; /* the kernel under test (for messages) */
+
+static size_t esz(pdnnDataType_t t) { return t == PDNN_DATA_DOUBLE ? 8 : 4; }
+
+/* Stored matrix of r x c logical elements with leading dim ld: NaN in the gaps. */
+static void *make_mat(pdnnDataType_t t, int64_t r, int64_t c, int64_t ld, bool ints)
+{
+    size_t n = (size_t)(r > 0 ? r : 1) * (size_t)ld;
+    void *p = tu_alloc(t, n);
+    tu_poison(p, t, n);
+    for (int64_t i = 0; i < r; i++)
+        for (int64_t j = 0; j < c; j++)
+            tu_put(p, t, (size_t)(i * ld + j), ints ? tu_int(-3, 3) : tu_uniform(-1, 1));
+    return p;
+}
+
+typedef struct {
+    pdnnDataType_t t;
+    bool ta, tb, ints;
+    int64_t m, n, k, lda, ldb, ldc;
+    double alpha, beta;
+} gcase;
+
+static double opa(const gcase *g, const void *a, int64_t i, int64_t kk)
+{
+    return tu_get(a, g->t, (size_t)(g->ta ? kk * g->lda + i : i * g->lda + kk));
+}
+
+static double opb(const gcase *g, const void *b, int64_t kk, int64_t j)
+{
+    return tu_get(b, g->t, (size_t)(g->tb ? j * g->ldb + kk : kk * g->ldb + j));
+}
+
+#define SENTINEL 777.0
+
+static void run_case(const gcase *g)
+{
+    const pdnnDataType_t t = g->t;
+    const int64_t ar = g->ta ? g->k : g->m, ac = g->ta ? g->m : g->k;
+    const int64_t br = g->tb ? g->n : g->k, bc = g->tb ? g->k : g->n;
+    void *a = make_mat(t, ar, ac, g->lda, g->ints);
+    void *b = make_mat(t, br, bc, g->ldb, g->ints);
+    const size_t cn = (size_t)(g->m > 0 ? g->m : 1) * (size_t)g->ldc;
+    void *c0 = tu_alloc(t, cn);
+    for (size_t i = 0; i < cn; i++) tu_put(c0, t, i, SENTINEL);
+    for (int64_t i = 0; i < g->m; i++)
+        for (int64_t j = 0; j < g->n; j++)
+            tu_put(c0, t, (size_t)(i * g->ldc + j),
+                   g->beta == 0 ? NAN : g->ints ? tu_int(-4, 4) : tu_uniform(-1, 1));
+    double *ref = malloc(cn * sizeof(double));
+    for (size_t i = 0; i < cn; i++) ref[i] = tu_get(c0, t, i);
+    for (int64_t i = 0; i < g->m; i++)
+        for (int64_t j = 0; j < g->n; j++) {
+            double s = 0;
+            for (int64_t kk = 0; kk < g->k; kk++) s += opa(g, a, i, kk) * opb(g, b, kk, j);
+            double r = g->alpha * s;
+            if (g->beta != 0) r += g->beta * ref[i * g->ldc + j];
+            ref[i * g->ldc + j] = r;
+        }
+
+    void *first = NULL;
+    const int threads[3] = {1, 2, 3};
+    const int nthr = g->m * g->n * g->k > 4000 ? 2 : 3; /* 3 threads oversubscribe 2 cores */
+    for (int ti = 0; ti < nthr; ti++) {
+        void *c = tu_alloc(t, cn);
+        memcpy(c, c0, cn * esz(t));
+        size_t sb = pdnn_gemm_scratch_size(t, g->m, g->n, g->k, threads[ti]);
+        TU_CHECK(sb != SIZE_MAX, "scratch size overflow");
+        char *scratch = malloc(sb + 3);
+        pdnn_gemm(t, g->ta, g->tb, g->m, g->n, g->k, g->alpha, a, g->lda, b, g->ldb, g->beta, c,
+                  g->ldc, sb ? scratch + 3 : NULL, threads[ti]);
+        free(scratch);
+        if (ti == 0) {
+            size_t bad = g->ints ? tu_count_mismatch(ref, c, t, cn) : 0;
+            double err = g->ints ? 0 : tu_rel_err(ref, c, t, cn);
+            double tol = t == PDNN_DATA_DOUBLE ? 1e-13 : 2e-6;
+            TU_CHECK(bad == 0 && err <= tol,
+                     "%s %s m=%lld n=%lld k=%lld ta=%d tb=%d ld=%lld/%lld/%lld a=%g b=%g: "
+                     "%zu mismatches, rel err %.3g",
+                     cur_uk->name, g->ints ? "ints" : "random", (long long)g->m,
+                     (long long)g->n, (long long)g->k, g->ta, g->tb, (long long)g->lda,
+                     (long long)g->ldb, (long long)g->ldc, g->alpha, g->beta, bad, err);
+            first = c;
+        } else {
+            TU_CHECK(tu_bitwise_equal(first, c, cn * esz(t)),
+                     "%s m=%lld n=%lld k=%lld: %d threads differ from 1 thread", cur_uk->name,
+                     (long long)g->m, (long long)g->n, (long long)g->k, threads[ti]);
+            free(c);
+        }
+    }
+    free(first);
+    free(ref);
+    free(c0);
+    free(a);
+    free(b);
+}
+
+static void random_case(pdnnDataType_t t, int64_t m, int64_t n, int64_t k, bool ints)
+{
+    gcase g;
+    g.t = t;
+    g.ta = tu_int(0, 1);
+    g.tb = tu_int(0, 1);
+    g.ints = ints;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    g.lda = (g.ta ? m : k) + (tu_int(0, 2) ? 0 : tu_int(1, 5));
+    g.ldb = (g.tb ? k : n) + (tu_int(0, 2) ? 0 : tu_int(1, 5));
+    g.ldc = n + (tu_int(0, 2) ? 0 : tu_int(1, 5));
+    if (g.lda < 1) g.lda = 1;
+    if (g.ldb < 1) g.ldb = 1;
+    if (g.ldc < 1) g.ldc = 1;
+    static const double alphas[] = {1.0, -2.0, 0.5, 3.0};
+    static const double betas[] = {0.0, 0.0, 1.0, -1.5, 0.5};
+    g.alpha = alphas[tu_int(0, 3)];
+    g.beta = betas[tu_int(0, 4)];
+    run_case(&g);
+}
+
+/* The micro-kernel alone: every mr x nr remainder, general C strides, beta == 0 with
+ * NaN, cells outside the tile untouched. */
+static void test_ukernel(const pdnn_gemm_ukernel *uk)
+{
+    const pdnnDataType_t t = uk->dtype;
+    const int MR = uk->mr, NR = uk->nr;
+    static const int kcs[] = {0, 1, 3, 17};
+    for (int ki = 0; ki < 4; ki++) {
+        const int kc = kcs[ki];
+        void *a = tu_alloc(t, (size_t)(kc * MR + 1));
+        void *b = tu_alloc(t, (size_t)(kc * NR + 1));
+        tu_fill_int(a, t, (size_t)(kc * MR), -3, 3);
+        tu_fill_int(b, t, (size_t)(kc * NR), -3, 3);
+        for (int mr = 0; mr <= MR; mr++)
+            for (int nr = 0; nr <= NR; nr++)
+                for (int layout = 0; layout < 2; layout++) {
+                    /* layout 0: rows of NR+3; layout 1: C transposed in memory */
+                    const ptrdiff_t rs = layout ? 1 : NR + 3, cs = layout ? MR + 2 : 1;
+                    const size_t cn = (size_t)(MR + 2) * (size_t)(NR + 3);
+                    const double beta = (mr + nr) % 2 ? 0.0 : -1.5, alpha = 2.0;
+                    void *c = tu_alloc(t, cn);
+                    double *ref = malloc(cn * sizeof(double));
+                    for (size_t i = 0; i < cn; i++) tu_put(c, t, i, SENTINEL);
+                    for (int i = 0; i < mr; i++)
+                        for (int j = 0; j < nr; j++)
+                            tu_put(c, t, (size_t)(i * rs + j * cs), beta == 0 ? NAN : i - j);
+                    for (size_t i = 0; i < cn; i++) ref[i] = tu_get(c, t, i);
+                    for (int i = 0; i < mr; i++)
+                        for (int j = 0; j < nr; j++) {
+                            double s = 0;
+                            for (int kk = 0; kk < kc; kk++)
+                                s += tu_get(a, t, (size_t)(kk * MR + i)) *
+                                     tu_get(b, t, (size_t)(kk * NR + j));
+                            double r = alpha * s;
+                            if (beta != 0) r += beta * ref[i * rs + j * cs];
+                            ref[i * rs + j * cs] = r;
+                        }
+                    if (t == PDNN_DATA_DOUBLE)
+                        uk->f64((size_t)mr, (size_t)nr, (size_t)kc, a, b, c, rs, cs, alpha, beta);
+                    else
+                        uk->f32((size_t)mr, (size_t)nr, (size_t)kc, a, b, c, rs, cs,
+                                (float)alpha, (float)beta);
+                    size_t bad = tu_count_mismatch(ref, c, t, cn);
+                    TU_CHECK(bad == 0, "%s mr=%d nr=%d kc=%d layout %d: %zu mismatches", uk->name,
+                             mr, nr, kc, layout, bad);
+                    free(c);
+                    free(ref);
+                }
+        free(a);
+        free(b);
+    }
+}
+
+/* Macro-kernel: direct store vs the column-offset (scatter) path give the same bits,
+ * K across several KC blocks, with beta. */
+static void test_macro_coff(const pdnn_gemm_ukernel *uk)
+{
+    const pdnnDataType_t t = uk->dtype;
+    const int64_t m = 2 * uk->mr + 1, n = 3 * uk->nr - 2, k = 2 * PDNN_GEMM_KC + 7;
+    void *a = tu_alloc(t, (size_t)(m * k)), *b = tu_alloc(t, (size_t)(k * n));
+    tu_fill_uniform(a, t, (size_t)(m * k), -1, 1);
+    tu_fill_uniform(b, t, (size_t)(k * n), -1, 1);
+    void *ap = tu_alloc(t, (size_t)pdnn_gemm_packed_a_elems(uk, m, k));
+    void *bp = tu_alloc(t, (size_t)pdnn_gemm_packed_b_elems(uk, k, n));
+    pdnn_gemm_pack_a(uk, m, k, a, k, 1, ap);       /* A row-major */
+    pdnn_gemm_pack_b(uk, k, n, b, 1, k, bp);       /* B stored transposed */
+    const size_t cn = (size_t)(m * n);
+    void *c1 = tu_alloc(t, cn), *c2 = tu_alloc(t, cn);
+    tu_fill_uniform(c1, t, cn, -1, 1);
+    int64_t *coff = malloc((size_t)n * sizeof(int64_t));
+    for (int64_t j = 0; j < n; j++) coff[j] = (n - 1 - j); /* columns reversed */
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++)
+            tu_put(c2, t, (size_t)(i * n + coff[j]), tu_get(c1, t, (size_t)(i * n + j)));
+    pdnn_gemm_macro(uk, m, n, k, ap, k * uk->mr, bp, k * uk->nr, c1, n, 1, NULL, 1.5, -0.5);
+    pdnn_gemm_macro(uk, m, n, k, ap, k * uk->mr, bp, k * uk->nr, c2, n, 0, coff, 1.5, -0.5);
+    size_t bad = 0;
+    double *ref = malloc(cn * sizeof(double));
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double v1 = tu_get(c1, t, (size_t)(i * n + j));
+            double v2 = tu_get(c2, t, (size_t)(i * n + coff[j]));
+            if (memcmp(&v1, &v2, sizeof v1)) bad++;
+        }
+    TU_CHECK(bad == 0, "%s: column-offset path differs from direct path in %zu elements",
+             uk->name, bad);
+    free(ref);
+    free(coff);
+    free(a);
+    free(b);
+    free(ap);
+    free(bp);
+    free(c1);
+    free(c2);
+}
+
+static void test_zero_sizes(pdnnDataType_t t)
+{
+    float fc[4] = {1, 2, 3, 4};
+    double dc[4] = {1, 2, 3, 4};
+    void *c = t == PDNN_DATA_DOUBLE ? (void *)dc : (void *)fc;
+    TU_CHECK(pdnn_gemm_scratch_size(t, 0, 5, 5, 2) == 0, "scratch for m = 0");
+    TU_CHECK(pdnn_gemm_scratch_size(t, 5, 0, 5, 2) == 0, "scratch for n = 0");
+    pdnn_gemm(t, false, false, 0, 2, 3, 1.0, NULL, 3, NULL, 2, 0.0, c, 2, NULL, 2);
+    pdnn_gemm(t, false, false, 2, 0, 3, 1.0, NULL, 3, NULL, 1, 0.0, c, 2, NULL, 2);
+    for (int i = 0; i < 4; i++) TU_CHECK(tu_get(c, t, (size_t)i) == i + 1, "m or n = 0 wrote C");
+    /* k = 0: C = beta * C; with beta == 0 NaN is overwritten by 0 */
+    size_t sb = pdnn_gemm_scratch_size(t, 2, 2, 0, 2);
+    void *s = malloc(sb);
+    pdnn_gemm(t, false, true, 2, 2, 0, 1.0, NULL, 1, NULL, 1, -2.0, c, 2, s, 2);
+    for (int i = 0; i < 4; i++)
+        TU_CHECK(tu_get(c, t, (size_t)i) == -2.0 * (i + 1), "k = 0, beta = -2: %g",
+                 tu_get(c, t, (size_t)i));
+    tu_poison(c, t, 4);
+    pdnn_gemm(t, true, false, 2, 2, 0, 1.0, NULL, 1, NULL, 1, 0.0, c, 2, s, 2);
+    for (int i = 0; i < 4; i++) TU_CHECK(tu_get(c, t, (size_t)i) == 0.0, "k = 0, beta = 0");
+    free(s);
+}
+
+/* 2x2 by hand: [1 2; 3 4] * [5 6; 7 8] = [19 22; 43 50]. */
+static void test_by_hand(void)
+{
+    const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
+    float c[4] = {NAN, NAN, NAN, NAN};
+    size_t sb = pdnn_gemm_scratch_size(PDNN_DATA_FLOAT, 2, 2, 2, 1);
+    void *s = malloc(sb);
+    pdnn_gemm(PDNN_DATA_FLOAT, false, false, 2, 2, 2, 1.0, a, 2, b, 2, 0.0, c, 2, s, 1);
+    TU_CHECK(c[0] == 19 && c[1] == 22 && c[2] == 43 && c[3] == 50, "hand: %g %g %g %g", c[0],
+             c[1], c[2], c[3]);
+    /* A^T * B = [1 3; 2 4] * [5 6; 7 8] = [26 30; 38 44] */
+    pdnn_gemm(PDNN_DATA_FLOAT, true, false, 2, 2, 2, 1.0, a, 2, b, 2, 0.0, c, 2, s, 1);
+    TU_CHECK(c[0] == 26 && c[1] == 30 && c[2] == 38 && c[3] == 44, "hand A^T: %g %g %g %g",
+             c[0], c[1], c[2], c[3]);
+    free(s);
+}
+
+static void test_kernel_set(pdnnDataType_t t)
+{
+    const pdnn_gemm_ukernel *uk = pdnn_gemm_ukernel_select(t);
+    TU_CHECK(uk != NULL && uk->dtype == t, "no kernel for %d", (int)t);
+    if (!uk) return;
+    cur_uk = uk;
+    test_ukernel(uk);
+    test_macro_coff(uk);
+    /* every tile-edge remainder of M and N, small K, exact */
+    for (int64_t m = 1; m <= 2 * uk->mr + 1; m++)
+        for (int64_t n = 1; n <= 2 * uk->nr + 1; n++) random_case(t, m, n, tu_int(1, 9), true);
+    /* K around the KC block boundary */
+    static const int64_t ks[] = {0, 1, PDNN_GEMM_KC - 1, PDNN_GEMM_KC, PDNN_GEMM_KC + 1,
+                                 2 * PDNN_GEMM_KC + 3};
+    for (int i = 0; i < 6; i++) {
+        random_case(t, tu_int(1, 20), tu_int(1, 40), ks[i], true);
+        random_case(t, tu_int(1, 20), tu_int(1, 40), ks[i], false);
+    }
+    /* random shapes, a few spanning several MC and NC blocks */
+    for (int i = 0; i < 30; i++)
+        random_case(t, tu_int(0, 40), tu_int(0, 70), tu_int(0, 300), i % 2 == 0);
+    random_case(t, 150, 300, 24, true);
+    random_case(t, 160, 37, 270, false);
+    random_case(t, 7, 1100, 9, false);
+    test_zero_sizes(t);
+}
+
+int main(void)
+{
+    tu_seed(20240611);
+    test_by_hand();
+    static const char *caps[] = {"scalar", "avx2", "avx512"};
+    const pdnn_gemm_ukernel *done[8];
+    int ndone = 0;
+    for (int ci = 0; ci < 3; ci++) {
+        setenv("PDNN_MAX_CPU_ISA", caps[ci], 1);
+        for (int ti = 0; ti < 2; ti++) {
+            pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
+            const pdnn_gemm_ukernel *uk = pdnn_gemm_ukernel_select(t);
+            bool seen = false;
+            for (int j = 0; j < ndone; j++) seen = seen || done[j] == uk;
+            if (seen || !uk) continue;
+            done[ndone++] = uk;
+            test_kernel_set(t);
+        }
+    }
+    unsetenv("PDNN_MAX_CPU_ISA");
+    return tu_finish("ukernel/gemm");
+}
