@@ -178,6 +178,38 @@ PDNN_API pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
 
 /* ================================================================ convolution */
 
+/*
+ * Convolution (cuDNN's semantics; PyTorch's conv1d/2d/3d and conv_transpose where cuDNN
+ * is silent). Conventions of every convolution call:
+ * - x and y are N x C x spatial with 1 to 3 spatial dims (3-d to 5-d tensors), any
+ *   positive strides (NCHW, NHWC, NCDHW, NDHWC or gapped); the filter is K x C/groups x
+ *   spatial, KCRS (format NCHW) or KRSC (format NHWC). The convolution descriptor has
+ *   as many spatial dims as the tensors minus 2.
+ * - out = 1 + (in + padBegin + padEnd - ((k - 1) * dilation + 1)) / stride (floor);
+ *   y's dims must be exactly those (pdnnGetConvolutionNdForwardOutputDim).
+ * - Groups: C = filter C * groups and K % groups == 0 (depthwise: groups = C, K = m*C).
+ * - PDNN_CONVOLUTION flips the filter spatially; PDNN_CROSS_CORRELATION does not.
+ * - Data types: x, w, y (and z, bias) share one type. FLOAT data accumulates in the
+ *   descriptor's computeType FLOAT or DOUBLE; DOUBLE data in DOUBLE. Other data types
+ *   or combinations: PDNN_STATUS_NOT_SUPPORTED_DATA_TYPE.
+ * - Blending out = alpha * result + beta * out; with beta == 0, out is never read.
+ * - Zero-sized batch (N == 0): a no-op, except that backward filter/bias write
+ *   dw = beta * dw (the gradient of an empty batch is zero). Data pointers may be NULL
+ *   only for tensors without elements.
+ * - Inputs and the output must not share memory (BAD_PARAM): no in-place convolution.
+ * - Algorithms implemented: forward DIRECT and GEMM, backward data ALGO_0 (direct) and
+ *   ALGO_1 (GEMM), backward filter ALGO_0 (direct) and ALGO_1 (GEMM). Any other valid
+ *   enum value returns PDNN_STATUS_NOT_SUPPORTED; a value outside the enum BAD_PARAM.
+ *   Results are deterministic and do not depend on the thread count.
+ * - Statuses: NOT_INITIALIZED (handle), BAD_PARAM_NULL_POINTER (descriptor, scalar or
+ *   data pointer NULL; workSpace NULL with a nonzero size), BAD_PARAM (destroyed, unset
+ *   or wrong-kind descriptor, mismatched data types, K % groups, in-place),
+ *   BAD_PARAM_SHAPE_MISMATCH (ranks, channels, y's dims), BAD_PARAM_SIZE_INSUFFICIENT
+ *   (workspace smaller than the algorithm's pdnnGet*WorkspaceSize; the message gives the
+ *   bytes needed), NOT_SUPPORTED_SHAPE (more than 3 spatial dims), NOT_SUPPORTED (the
+ *   algorithm), NOT_SUPPORTED_DATA_TYPE. Nothing is written when a call fails.
+ */
+
 typedef struct pdnnConvolutionStruct *pdnnConvolutionDescriptor_t;
 
 typedef enum {
@@ -248,11 +280,17 @@ typedef struct {
     int reserved[3];
 } pdnnConvolutionBwdDataAlgoPerf_t;
 
+/** Creates an unset descriptor (groups 1, DEFAULT_MATH); ops refuse it until a Set
+ *  call. BAD_PARAM_NULL_POINTER if convDesc is NULL. */
 PDNN_API pdnnStatus_t pdnnCreateConvolutionDescriptor(pdnnConvolutionDescriptor_t *convDesc);
+/** NULL is accepted and ignored; BAD_PARAM for a pointer that is not a live
+ *  convolution descriptor. */
 PDNN_API pdnnStatus_t pdnnDestroyConvolutionDescriptor(pdnnConvolutionDescriptor_t convDesc);
 /** 2-d convolution: pads (>= 0), strides u (vertical), v (horizontal) and dilations
- *  (>= 1); computeType FLOAT or DOUBLE (accumulation type). Group count 1 and
- *  DEFAULT_MATH until set. */
+ *  (>= 1); computeType the accumulation type. Group count 1 and DEFAULT_MATH until set.
+ *  BAD_PARAM for a negative pad, a stride or dilation below 1, an unknown mode, or a
+ *  computeType other than FLOAT, DOUBLE, HALF, BFLOAT16, INT32 (the descriptor accepts
+ *  those; the ops compute FLOAT and DOUBLE only). A failed Set changes nothing. */
 PDNN_API pdnnStatus_t pdnnSetConvolution2dDescriptor(pdnnConvolutionDescriptor_t convDesc,
                                                      int pad_h, int pad_w, int u, int v,
                                                      int dilation_h, int dilation_w,
@@ -263,7 +301,11 @@ PDNN_API pdnnStatus_t pdnnGetConvolution2dDescriptor(const pdnnConvolutionDescri
                                                      int *dilation_h, int *dilation_w,
                                                      pdnnConvolutionMode_t *mode,
                                                      pdnnDataType_t *computeType);
-/** arrayLength spatial dims (1 to 6): padA, filterStrideA, dilationA per dim. */
+/** arrayLength spatial dims (1 to 6; the ops compute 1 to 3): padA, filterStrideA,
+ *  dilationA per dim, validated as in pdnnSetConvolution2dDescriptor.
+ *  pdnnGetConvolution2dDescriptor returns BAD_PARAM unless there are 2 spatial dims;
+ *  pdnnGetConvolutionNdDescriptor writes min(arrayLengthRequested, arrayLength) values
+ *  and the real count to *arrayLength. */
 PDNN_API pdnnStatus_t pdnnSetConvolutionNdDescriptor(pdnnConvolutionDescriptor_t convDesc,
                                                      int arrayLength, const int padA[],
                                                      const int filterStrideA[],
@@ -276,7 +318,7 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionNdDescriptor(const pdnnConvolutionDescri
                                                      pdnnConvolutionMode_t *mode,
                                                      pdnnDataType_t *computeType);
 /** Extension: asymmetric padding, begin and end per spatial dim (ONNX pads, TF SAME).
- *  The symmetric Get functions report padBeginA. */
+ *  dilationA may be NULL (all 1). The symmetric Get functions report padBeginA. */
 PDNN_API pdnnStatus_t pdnnSetConvolutionNdDescriptorEx(pdnnConvolutionDescriptor_t convDesc,
                                                        int arrayLength, const int padBeginA[],
                                                        const int padEndA[],
@@ -290,18 +332,23 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionNdDescriptorEx(const pdnnConvolutionDesc
                                                        int strideA[], int dilationA[],
                                                        pdnnConvolutionMode_t *mode,
                                                        pdnnDataType_t *computeType);
+/** groupCount >= 1 (BAD_PARAM otherwise); may be set before or after the Set call. */
 PDNN_API pdnnStatus_t pdnnSetConvolutionGroupCount(pdnnConvolutionDescriptor_t convDesc,
                                                    int groupCount);
 PDNN_API pdnnStatus_t pdnnGetConvolutionGroupCount(pdnnConvolutionDescriptor_t convDesc,
                                                    int *groupCount);
+/** Any pdnnMathType_t (BAD_PARAM otherwise). Recorded and returned; the CPU backend
+ *  computes in the data/compute type whatever it says. */
 PDNN_API pdnnStatus_t pdnnSetConvolutionMathType(pdnnConvolutionDescriptor_t convDesc,
                                                  pdnnMathType_t mathType);
 PDNN_API pdnnStatus_t pdnnGetConvolutionMathType(pdnnConvolutionDescriptor_t convDesc,
                                                  pdnnMathType_t *mathType);
 /** Output dims of the forward convolution of inputTensorDesc by filterDesc:
- *  out = 1 + (in + padBegin + padEnd - ((k - 1) * dilation + 1)) / stride (floor).
- *  BAD_PARAM if channels disagree (C != filter C * groups, K % groups != 0) or the
- *  dilated filter is larger than the padded input. */
+ *  N, K, then out = 1 + (in + padBegin + padEnd - ((k - 1) * dilation + 1)) / stride
+ *  (floor). BAD_PARAM_SHAPE_MISMATCH if the ranks are not nbSpatial + 2 or
+ *  C != filter C * groups; BAD_PARAM if K % groups != 0, the dilated filter is larger
+ *  than the padded input, or (Nd) nbDims is not the input's rank. Nothing is written on
+ *  failure. */
 PDNN_API pdnnStatus_t pdnnGetConvolution2dForwardOutputDim(const pdnnConvolutionDescriptor_t convDesc,
                                                            const pdnnTensorDescriptor_t inputTensorDesc,
                                                            const pdnnFilterDescriptor_t filterDesc,
@@ -312,8 +359,17 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionNdForwardOutputDim(const pdnnConvolution
                                                            int nbDims, int tensorOuputDimA[]);
 
 /* ---- forward */
+/** *count = the number of enum values (PDNN_CONVOLUTION_FWD_ALGO_COUNT); the same for
+ *  the backward MaxCount functions. */
 PDNN_API pdnnStatus_t pdnnGetConvolutionForwardAlgorithmMaxCount(pdnnHandle_t handle, int *count);
-/** Ranking by a cost model; never runs a kernel. time = -1 in each result. */
+/** Ranks every algorithm without running a kernel: those that run for this problem
+ *  first (status SUCCESS, memory = workspace bytes, determinism), ordered by the times
+ *  Find measured for this problem and thread count when it has timed them all, else by
+ *  pdnn's preference (the order of its implementation list, fastest expected first);
+ *  then every other algorithm with status NOT_SUPPORTED. time = -1 and mathType
+ *  DEFAULT_MATH in each result; *returnedAlgoCount = min(requestedAlgoCount, COUNT).
+ *  Validates the descriptors as ConvolutionForward does; requestedAlgoCount < 1 is
+ *  BAD_PARAM. The backward _v7 functions behave the same. */
 PDNN_API pdnnStatus_t pdnnGetConvolutionForwardAlgorithm_v7(pdnnHandle_t handle,
                                                             const pdnnTensorDescriptor_t srcDesc,
                                                             const pdnnFilterDescriptor_t filterDesc,
@@ -322,7 +378,12 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionForwardAlgorithm_v7(pdnnHandle_t handle,
                                                             int requestedAlgoCount,
                                                             int *returnedAlgoCount,
                                                             pdnnConvolutionFwdAlgoPerf_t *perfResults);
-/** Times every supporting algorithm (allocating its own buffers) and sorts by time. */
+/** Times every algorithm that runs for this problem on zeroed buffers and workspace
+ *  it allocates (one warm-up run, then the median of up to 5 runs) and returns them
+ *  sorted by time, then the others with status NOT_SUPPORTED (time -1). Times are
+ *  cached in memory per problem and thread count, so a repeated Find runs nothing.
+ *  ALLOC_FAILED when the buffers cannot be allocated. The backward Find functions
+ *  behave the same. */
 PDNN_API pdnnStatus_t pdnnFindConvolutionForwardAlgorithm(pdnnHandle_t handle,
                                                           const pdnnTensorDescriptor_t xDesc,
                                                           const pdnnFilterDescriptor_t wDesc,
@@ -331,8 +392,10 @@ PDNN_API pdnnStatus_t pdnnFindConvolutionForwardAlgorithm(pdnnHandle_t handle,
                                                           int requestedAlgoCount,
                                                           int *returnedAlgoCount,
                                                           pdnnConvolutionFwdAlgoPerf_t *perfResults);
-/** As Find, on the caller's buffers and within the caller's workspace; y is
- *  overwritten with scratch results. */
+/** As Find, on the caller's buffers and within the caller's workspace; y may be
+ *  overwritten with scratch results. An algorithm needing more workspace than given is
+ *  listed after the timed ones with status BAD_PARAM_SIZE_INSUFFICIENT and memory =
+ *  the bytes it needs. Validates buffers as ConvolutionForward does. */
 PDNN_API pdnnStatus_t pdnnFindConvolutionForwardAlgorithmEx(pdnnHandle_t handle,
                                                             const pdnnTensorDescriptor_t xDesc,
                                                             const void *x,
@@ -345,6 +408,9 @@ PDNN_API pdnnStatus_t pdnnFindConvolutionForwardAlgorithmEx(pdnnHandle_t handle,
                                                             pdnnConvolutionFwdAlgoPerf_t *perfResults,
                                                             void *workSpace,
                                                             size_t workSpaceSizeInBytes);
+/** Workspace bytes algo needs for this problem. BAD_PARAM for a value outside the
+ *  enum; NOT_SUPPORTED when no implementation of algo supports the problem (the
+ *  message says why). The backward WorkspaceSize functions behave the same. */
 PDNN_API pdnnStatus_t pdnnGetConvolutionForwardWorkspaceSize(pdnnHandle_t handle,
                                                              const pdnnTensorDescriptor_t xDesc,
                                                              const pdnnFilterDescriptor_t wDesc,
@@ -353,7 +419,10 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionForwardWorkspaceSize(pdnnHandle_t handle
                                                              pdnnConvolutionFwdAlgo_t algo,
                                                              size_t *sizeInBytes);
 /** y = alpha * conv(x, w) + beta * y. x: N x C x spatial, w: K x C/groups x filter,
- *  y: N x K x output spatial (GetConvolutionNdForwardOutputDim). */
+ *  y: N x K x output spatial (GetConvolutionNdForwardOutputDim):
+ *  y[n,k,o] = sum_{c < C/g, t} x[n, (k / (K/g)) * C/g + c, o*stride - padBegin +
+ *  t*dilation] * w[k, c, t] (t flipped for PDNN_CONVOLUTION), out-of-range x being 0.
+ *  Conventions and statuses: see the top of this section. */
 PDNN_API pdnnStatus_t pdnnConvolutionForward(pdnnHandle_t handle, const void *alpha,
                                              const pdnnTensorDescriptor_t xDesc, const void *x,
                                              const pdnnFilterDescriptor_t wDesc, const void *w,
@@ -361,9 +430,13 @@ PDNN_API pdnnStatus_t pdnnConvolutionForward(pdnnHandle_t handle, const void *al
                                              pdnnConvolutionFwdAlgo_t algo, void *workSpace,
                                              size_t workSpaceSizeInBytes, const void *beta,
                                              const pdnnTensorDescriptor_t yDesc, void *y);
-/** y = act(alpha1 * conv(x, w) + alpha2 * z + bias). bias is 1 x K x 1 x 1; z has y's
- *  dims (z may be y). activationDesc mode RELU or IDENTITY as in cuDNN, and in pdnn
- *  any mode of pdnnActivationForward. */
+/** y = act(alpha1 * conv(x, w) + alpha2 * z + bias). bias is 1 x K x 1 x 1 (y's rank,
+ *  y's type); z has y's dims and type and is either y itself (same pointer and
+ *  strides) or memory apart from y (BAD_PARAM otherwise); with alpha2 == 0, z is not
+ *  read. activationDesc mode RELU or IDENTITY as in cuDNN, and in pdnn any mode of
+ *  pdnnActivationForward. The convolution result is stored in y's type before the bias
+ *  and activation are applied. Statuses as ConvolutionForward, plus
+ *  SHAPE_MISMATCH for z or bias dims and BAD_PARAM for an unset activation. */
 PDNN_API pdnnStatus_t pdnnConvolutionBiasActivationForward(pdnnHandle_t handle, const void *alpha1,
                                                            const pdnnTensorDescriptor_t xDesc,
                                                            const void *x,
@@ -381,7 +454,10 @@ PDNN_API pdnnStatus_t pdnnConvolutionBiasActivationForward(pdnnHandle_t handle, 
                                                            const pdnnActivationDescriptor_t activationDesc,
                                                            const pdnnTensorDescriptor_t yDesc,
                                                            void *y);
-/** db = alpha * sum over n and spatial of dy + beta * db; db is 1 x K x 1 x 1. */
+/** db = alpha * sum over n and spatial of dy + beta * db; dy is N x K x spatial (3 to
+ *  8 dims, BAD_PARAM otherwise), db is 1 x K x 1... of dy's rank and type
+ *  (SHAPE_MISMATCH / BAD_PARAM otherwise); any strides; N == 0 gives db = beta * db.
+ *  Summed in double in a fixed order. */
 PDNN_API pdnnStatus_t pdnnConvolutionBackwardBias(pdnnHandle_t handle, const void *alpha,
                                                   const pdnnTensorDescriptor_t dyDesc,
                                                   const void *dy, const void *beta,
@@ -425,7 +501,9 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionBackwardFilterWorkspaceSize(pdnnHandle_t
                                                                     const pdnnFilterDescriptor_t gradDesc,
                                                                     pdnnConvolutionBwdFilterAlgo_t algo,
                                                                     size_t *sizeInBytes);
-/** dw = alpha * dL/dw + beta * dw. */
+/** dw = alpha * dL/dw + beta * dw, dw[k,c,t] = sum_{n,o} x[n, g*C/g + c, o*stride -
+ *  padBegin + t*dilation] * dy[n,k,o] (t flipped for PDNN_CONVOLUTION); dw's format
+ *  (KCRS or KRSC) is that of dwDesc. ALGO_0: direct, ALGO_1: GEMM. */
 PDNN_API pdnnStatus_t pdnnConvolutionBackwardFilter(pdnnHandle_t handle, const void *alpha,
                                                     const pdnnTensorDescriptor_t xDesc,
                                                     const void *x,
@@ -475,7 +553,8 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionBackwardDataWorkspaceSize(pdnnHandle_t h
                                                                   const pdnnTensorDescriptor_t dxDesc,
                                                                   pdnnConvolutionBwdDataAlgo_t algo,
                                                                   size_t *sizeInBytes);
-/** dx = alpha * dL/dx + beta * dx (the transposed convolution of dy by w). */
+/** dx = alpha * dL/dx + beta * dx (the transposed convolution of dy by w, PyTorch's
+ *  conv_transpose with the same parameters). ALGO_0: direct, ALGO_1: GEMM. */
 PDNN_API pdnnStatus_t pdnnConvolutionBackwardData(pdnnHandle_t handle, const void *alpha,
                                                   const pdnnFilterDescriptor_t wDesc,
                                                   const void *w,

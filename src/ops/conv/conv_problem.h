@@ -17,6 +17,10 @@ typedef enum {
 
 #define PDNN_CONV_SP_MAX 3 /* spatial dims the implementations compute (1-d, 2-d, 3-d) */
 
+/* Built by conv_api.c after full validation: dims and strides are consistent, y's
+ * dims are the output dims, C % g == 0 and K % g == 0. n may be 0 in queries (Get_v7,
+ * workspace size), so supports() and workspace() must accept it; exec is never called
+ * on a zero-sized problem (the API handles it). */
 typedef struct {
     pdnn_conv_dir dir;
     pdnnDataType_t dtype;   /* x, w, y */
