@@ -114,11 +114,23 @@ int64_t pdnn_conv_gemm_chunk_cols(int64_t rows_per_col, size_t es, int64_t total
 void pdnn_conv_gemm_im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
                                  const void *x, int64_t grp, int64_t col0, int64_t ncol,
                                  void *dst);
+/* Where column (n, p) reads x: the input coordinates of tap 0 (o * stride - pad), the
+ * x offset there for channel 0 of group 0 (possibly outside x, only read after bounds
+ * checks) and whether every tap lies inside x. */
+typedef struct {
+    int64_t base;
+    int64_t c[3];
+    bool interior;
+} pdnn_conv_gemm_origin;
+
+/* Origins of columns col0 .. col0 + n - 1. */
+void pdnn_conv_gemm_origins(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,
+                            pdnn_conv_gemm_origin *o);
 /* bwd filter B panel from x: dst[kk * nr + j] = col_g[t0 + j][col0 + kk] for kk < kc,
- * j < ntap (<= nr); zero taps up to nr. */
+ * j < ntap (<= nr), org[kk] the origin of column col0 + kk; zero taps up to nr. */
 void pdnn_conv_gemm_im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
-                                   const void *x, int64_t grp, int64_t col0, int64_t kc,
-                                   int64_t t0, int64_t ntap, void *dst);
+                                   const void *x, int64_t grp, const pdnn_conv_gemm_origin *org,
+                                   int64_t kc, int64_t t0, int64_t ntap, void *dst);
 /* Generic panel of w lanes and ns steps: dst[s * w + l] = src[lo(l) + so(s)] with
  * lo(l) = loff ? loff[l] : l * ls and so(s) = soff ? soff[s] : s * ss, for l < nl
  * (<= w), s < ns; lanes nl..w-1 are zero. */

@@ -81,6 +81,8 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
         do {
             const int64_t kc = K - pc < PDNN_GEMM_KC ? K - pc : PDNN_GEMM_KC;
             if (kc > 0) {
+                pdnn_conv_gemm_origin org[PDNN_GEMM_KC]; /* each thread its own copy */
+                pdnn_conv_gemm_origins(&g, pc, kc, org);
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < g.g * (mp + np); i++) {
                     const int64_t grp = i / (mp + np), q = i % (mp + np);
@@ -102,7 +104,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
                     } else { /* B = col_g^T block: rows (n, p), columns taps */
                         const int64_t t0 = (q - mp) * nr;
                         const int64_t ntap = T - t0 < nr ? T - t0 : nr;
-                        pdnn_conv_gemm_im2col_panel_t(&g, b.tab, x, grp, pc, kc, t0, ntap,
+                        pdnn_conv_gemm_im2col_panel_t(&g, b.tab, x, grp, org, kc, t0, ntap,
                                                       b.bp + (grp * bpg + t0 * kc) * (int64_t)es);
                     }
                 }

@@ -243,9 +243,26 @@ PDNN_INLINE void im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
         interior = interior && col_interior(g, org[j]);
     }
     if (interior) {
-        for (int64_t t = 0; t < g->taps; t++) {
-            const int64_t off = tab[t].off;
-            for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, base[j] + off, es);
+        /* columns along one output row: a fixed step between them (1 for a unit-stride
+         * input row) */
+        const int64_t step = base[1 % nr] - base[0];
+        bool uniform = true;
+        for (int j = 1; j < nr; j++) uniform = uniform && base[j] - base[j - 1] == step;
+        if (uniform && step == 1) {
+            for (int64_t t = 0; t < g->taps; t++) {
+                const int64_t s0 = base[0] + tab[t].off;
+                for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, s0 + j, es);
+            }
+        } else if (uniform) {
+            for (int64_t t = 0; t < g->taps; t++) {
+                const int64_t s0 = base[0] + tab[t].off;
+                for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, s0 + j * step, es);
+            }
+        } else {
+            for (int64_t t = 0; t < g->taps; t++) {
+                const int64_t off = tab[t].off;
+                for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, base[j] + off, es);
+            }
         }
         return;
     }
@@ -272,22 +289,32 @@ void pdnn_conv_gemm_im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_g
         im2col_panel(g, tab, x, grp, col0, ncol, dst, sizeof(double));
 }
 
+void pdnn_conv_gemm_origins(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,
+                            pdnn_conv_gemm_origin *o)
+{
+    for (int64_t i = 0; i < n; i++) {
+        o[i].base = col_origin(g, 0, col0 + i, o[i].c);
+        o[i].interior = col_interior(g, o[i].c);
+    }
+}
+
 PDNN_INLINE void im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
-                                const char *x, int64_t grp, int64_t col0, int64_t kc,
-                                int64_t t0, int64_t ntap, char *dst, size_t es)
+                                const char *x, int64_t grp, const pdnn_conv_gemm_origin *org,
+                                int64_t kc, int64_t t0, int64_t ntap, char *dst, size_t es)
 {
     const int nr = g->uk->nr;
+    const int64_t goff = grp * g->cg * g->xs[1];
+    const pdnn_conv_gemm_tap *tp = tab + t0;
     for (int64_t kk = 0; kk < kc; kk++) {
-        int64_t org[3];
-        const int64_t base = col_origin(g, grp, col0 + kk, org);
+        const int64_t base = org[kk].base + goff;
         const int64_t d0 = kk * nr;
         int64_t j = 0;
-        if (col_interior(g, org)) {
-            for (; j < ntap; j++) copy_el(dst, d0 + j, x, base + tab[t0 + j].off, es);
+        if (org[kk].interior) {
+            for (; j < ntap; j++) copy_el(dst, d0 + j, x, base + tp[j].off, es);
         } else {
             for (; j < ntap; j++) {
-                if (tap_inside(g, org, &tab[t0 + j]))
-                    copy_el(dst, d0 + j, x, base + tab[t0 + j].off, es);
+                if (tap_inside(g, org[kk].c, &tp[j]))
+                    copy_el(dst, d0 + j, x, base + tp[j].off, es);
                 else
                     zero_el(dst, d0 + j, es);
             }
@@ -297,13 +324,13 @@ PDNN_INLINE void im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_ge
 }
 
 void pdnn_conv_gemm_im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
-                                   const void *x, int64_t grp, int64_t col0, int64_t kc,
-                                   int64_t t0, int64_t ntap, void *dst)
+                                   const void *x, int64_t grp, const pdnn_conv_gemm_origin *org,
+                                   int64_t kc, int64_t t0, int64_t ntap, void *dst)
 {
     if (g->es == sizeof(float))
-        im2col_panel_t(g, tab, x, grp, col0, kc, t0, ntap, dst, sizeof(float));
+        im2col_panel_t(g, tab, x, grp, org, kc, t0, ntap, dst, sizeof(float));
     else
-        im2col_panel_t(g, tab, x, grp, col0, kc, t0, ntap, dst, sizeof(double));
+        im2col_panel_t(g, tab, x, grp, org, kc, t0, ntap, dst, sizeof(double));
 }
 
 PDNN_INLINE void pack_panel(int w, int64_t nl, int64_t ns, const char *src, int64_t ls,
@@ -341,7 +368,8 @@ pdnn_conv_gemm_tiles pdnn_conv_gemm_tiling(const pdnn_gemm_ukernel *uk, int64_t 
     pdnn_conv_gemm_tiles t = {1, 1, 0, 0, 0};
     if (m <= 0 || n <= 0 || outer <= 0) return t;
     const int64_t mp = cdiv(m, uk->mr), np = cdiv(n, uk->nr);
-    const int64_t want = 2 * (int64_t)(nthreads < 1 ? 1 : nthreads);
+    /* several tasks per thread keep the static split balanced */
+    const int64_t want = 8 * (int64_t)(nthreads < 1 ? 1 : nthreads);
     t.mcp = MC_TARGET / uk->mr > 1 ? MC_TARGET / uk->mr : 1;
     t.ncp = NC_TARGET / uk->nr > 1 ? NC_TARGET / uk->nr : 1;
     if (t.mcp > mp) t.mcp = mp;
