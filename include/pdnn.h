@@ -8,4 +8,5 @@
 #include "pdnn/core.h"
 #include "pdnn/tensor.h"
 #include "pdnn/cnn.h"
+#include "pdnn/train.h"
 #endif

@@ -79,6 +79,9 @@ const char *pdnn_obj_kind_name(pdnn_obj_kind kind)
     case PDNN_OBJ_ACTIVATION: return "activation descriptor";
     case PDNN_OBJ_OP_TENSOR: return "op-tensor descriptor";
     case PDNN_OBJ_REDUCE_TENSOR: return "reduce-tensor descriptor";
+    case PDNN_OBJ_LOSS: return "loss descriptor";
+    case PDNN_OBJ_OPTIMIZER: return "optimizer descriptor";
+    case PDNN_OBJ_SCHEDULE: return "schedule descriptor";
     case PDNN_OBJ_KIND_COUNT: break;
     }
     return "object";
