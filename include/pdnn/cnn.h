@@ -18,12 +18,15 @@ extern "C" {
 
 typedef struct pdnnActivationStruct *pdnnActivationDescriptor_t;
 
+/** Activation functions (cuDNN's modes and values, plus two GELU extensions). */
 typedef enum {
-    PDNN_ACTIVATION_SIGMOID = 0,
-    PDNN_ACTIVATION_RELU = 1,
+    PDNN_ACTIVATION_SIGMOID = 0,      /**< 1 / (1 + exp(-x)) */
+    PDNN_ACTIVATION_RELU = 1,         /**< max(x, 0); coef is ignored */
     PDNN_ACTIVATION_TANH = 2,
     PDNN_ACTIVATION_CLIPPED_RELU = 3, /**< min(max(x, 0), coef) */
     PDNN_ACTIVATION_ELU = 4,          /**< x > 0 ? x : coef * (exp(x) - 1) */
+    /** x. cuDNN accepts it only in ConvolutionBiasActivationForward; pdnn (extension)
+     *  also accepts it in ActivationForward/Backward: y = x, dx = dy. */
     PDNN_ACTIVATION_IDENTITY = 5,
     PDNN_ACTIVATION_SWISH = 6,        /**< x * sigmoid(beta * x), beta from SwishBeta */
     /** Extension: GELU, x * Phi(x) with the exact erf form (PyTorch approximate='none'). */
@@ -32,27 +35,51 @@ typedef enum {
     PDNN_ACTIVATION_GELU_TANH = 101
 } pdnnActivationMode_t;
 
+/** Creates an unset activation descriptor (swish beta 1). Using it in an op before
+ *  pdnnSetActivationDescriptor is BAD_PARAM. BAD_PARAM_NULL_POINTER if activationDesc is
+ *  NULL, ALLOC_FAILED when memory runs out. */
 PDNN_API pdnnStatus_t pdnnCreateActivationDescriptor(pdnnActivationDescriptor_t *activationDesc);
 /** coef: the clipping threshold for CLIPPED_RELU, alpha for ELU, unused otherwise.
  *  reluNanOpt: with PROPAGATE_NAN a NaN input gives NaN; with NOT_PROPAGATE_NAN the
- *  piecewise modes (RELU, CLIPPED_RELU) map NaN to 0. */
+ *  piecewise modes (RELU, CLIPPED_RELU) map NaN to 0 (value and gradient). The smooth
+ *  modes always propagate NaN. cuDNN gives no range for coef; pdnn follows PyTorch's
+ *  Hardtanh (max_val > min_val = 0) and ELU and refuses, with BAD_PARAM: coef NaN in any
+ *  mode; CLIPPED_RELU coef <= 0 (+Inf is accepted: no ceiling); ELU coef not finite.
+ *  BAD_PARAM also for a mode or reluNanOpt that is not an enumerant, and for a NULL
+ *  (BAD_PARAM_NULL_POINTER), destroyed or wrong-kind descriptor. Does not change the
+ *  swish beta. On error the descriptor is unchanged. */
 PDNN_API pdnnStatus_t pdnnSetActivationDescriptor(pdnnActivationDescriptor_t activationDesc,
                                                   pdnnActivationMode_t mode,
                                                   pdnnNanPropagation_t reluNanOpt,
                                                   double coef);
+/** Reads back what Set stored. BAD_PARAM for an unset, destroyed or wrong-kind
+ *  descriptor; BAD_PARAM_NULL_POINTER for a NULL descriptor or output pointer. */
 PDNN_API pdnnStatus_t pdnnGetActivationDescriptor(const pdnnActivationDescriptor_t activationDesc,
                                                   pdnnActivationMode_t *mode,
                                                   pdnnNanPropagation_t *reluNanOpt,
                                                   double *coef);
-/** beta of SWISH: y = x * sigmoid(swish_beta * x); default 1. */
+/** beta of SWISH: y = x * sigmoid(swish_beta * x); default 1, kept by
+ *  pdnnSetActivationDescriptor; may be set before or after it. Any finite value
+ *  (BAD_PARAM for NaN or Inf). Get works on an unset descriptor (returns the default). */
 PDNN_API pdnnStatus_t pdnnSetActivationDescriptorSwishBeta(pdnnActivationDescriptor_t activationDesc,
                                                            double swish_beta);
 PDNN_API pdnnStatus_t pdnnGetActivationDescriptorSwishBeta(pdnnActivationDescriptor_t activationDesc,
                                                            double *swish_beta);
+/** Destroys a descriptor; NULL is accepted and ignored. BAD_PARAM for a destroyed or
+ *  wrong-kind pointer. */
 PDNN_API pdnnStatus_t pdnnDestroyActivationDescriptor(pdnnActivationDescriptor_t activationDesc);
 
-/** y = alpha * act(x) + beta * y, elementwise; x and y have equal dims, any strides;
- *  in place (x == y with equal descriptors) allowed. */
+/** y = alpha * act(x) + beta * y, elementwise (cuDNN semantics; GELU as PyTorch).
+ *  x and y: equal dims (1 to 8 dims), same type (FLOAT or DOUBLE), any strides; y's
+ *  strides must not alias elements. In place: x == y with equal strides, as cuDNN
+ *  requires; any other overlap of x and y is BAD_PARAM. A zero-sized tensor is a no-op
+ *  (x and y may then be NULL). Every mode, IDENTITY included, is accepted (cuDNN refuses
+ *  IDENTITY here). Computed in double, rounded once. Infinite inputs give the limits
+ *  (GELU(-inf) = 0).
+ *  Statuses: NOT_INITIALIZED (handle); BAD_PARAM_NULL_POINTER (NULL descriptor, alpha,
+ *  beta, or data of a non-empty tensor); BAD_PARAM (unset, destroyed or wrong-kind
+ *  descriptor, x/y types differ, aliasing y strides, overlap); BAD_PARAM_SHAPE_MISMATCH
+ *  (dims differ); NOT_SUPPORTED_DATA_TYPE (HALF, BFLOAT16, INT8, ...). */
 PDNN_API pdnnStatus_t pdnnActivationForward(pdnnHandle_t handle,
                                             pdnnActivationDescriptor_t activationDesc,
                                             const void *alpha,
@@ -60,7 +87,14 @@ PDNN_API pdnnStatus_t pdnnActivationForward(pdnnHandle_t handle,
                                             const void *x, const void *beta,
                                             const pdnnTensorDescriptor_t yDesc, void *y);
 /** dx = alpha * act'(x) * dy + beta * dx. y is the forward output; x the forward input
- *  (cuDNN's argument order: y, dy, x). */
+ *  (cuDNN's argument order: y, dy, x). SIGMOID and TANH take the derivative from y
+ *  (y (1 - y), 1 - y^2: pass the y that ActivationForward gave with alpha 1, beta 0);
+ *  the other modes from x. RELU and CLIPPED_RELU select, as PyTorch's threshold_backward
+ *  and hardtanh_backward: where the derivative is 0 (x <= 0, x >= coef) dx gets 0 even
+ *  when dy is Inf or NaN; at a NaN x they give NaN with PROPAGATE_NAN, else 0.
+ *  All four tensors: equal dims, one type, any strides. In place: dx may be the very
+ *  same view (pointer and strides) as dy, y or x; any other overlap is BAD_PARAM.
+ *  Statuses as pdnnActivationForward. */
 PDNN_API pdnnStatus_t pdnnActivationBackward(pdnnHandle_t handle,
                                              pdnnActivationDescriptor_t activationDesc,
                                              const void *alpha,
@@ -74,25 +108,49 @@ PDNN_API pdnnStatus_t pdnnActivationBackward(pdnnHandle_t handle,
 
 /* ================================================================ softmax */
 
+/** Softmax algorithms (cuDNN's). pdnn evaluates exp and the sums in double (sums
+ *  compensated), rounding once to the tensor's type. */
 typedef enum {
-    PDNN_SOFTMAX_FAST = 0,     /**< exp(x) / sum exp(x), no max subtraction */
-    PDNN_SOFTMAX_ACCURATE = 1, /**< max subtracted first: never overflows */
-    PDNN_SOFTMAX_LOG = 2       /**< log-softmax, x - max - log(sum exp(x - max)) */
+    /** exp(x) / sum exp(x), no max subtraction: overflows by definition, here once exp
+     *  overflows double (x > ~709: Inf/NaN), or gives NaN when every exp underflows. */
+    PDNN_SOFTMAX_FAST = 0,
+    /** exp(x - max) / sum exp(x - max): never overflows, accurate for any finite
+     *  input (e.g. 1e7 + small: x - max is exact). */
+    PDNN_SOFTMAX_ACCURATE = 1,
+    /** log-softmax, (x - max) - log(sum exp(x - max)), the log taken as log1p of the
+     *  terms other than the max's so that it stays accurate near 0. */
+    PDNN_SOFTMAX_LOG = 2
 } pdnnSoftmaxAlgorithm_t;
 
+/** Which elements a softmax normalises together. Dim 0 is N, dim 1 is C, the rest
+ *  spatial (H, W; D, H, W; up to 6). For a 2-d N x C tensor both modes are the same. */
 typedef enum {
-    PDNN_SOFTMAX_MODE_INSTANCE = 0, /**< over C*H*W for each n */
-    PDNN_SOFTMAX_MODE_CHANNEL = 1   /**< over C for each n, h, w */
+    PDNN_SOFTMAX_MODE_INSTANCE = 0, /**< over C*H*W (all dims but N) for each n */
+    PDNN_SOFTMAX_MODE_CHANNEL = 1   /**< over C for each n and spatial position */
 } pdnnSoftmaxMode_t;
 
-/** y = alpha * softmax(x) + beta * y on 4-d (or N-d, >= 2) tensors. */
+/** y = alpha * softmax(x) + beta * y (cuDNN semantics). x and y: equal dims, 2 to 8 of
+ *  them (cuDNN documents 4-d and 5-d; pdnn reads any rank as N, C, spatial...), same type
+ *  (FLOAT or DOUBLE), any strides (y's must not alias elements). In place: x == y with
+ *  equal strides; any other overlap is BAD_PARAM. A zero-sized tensor is a no-op.
+ *  NaN in a row makes that row NaN, other rows unaffected (as PyTorch); a row of only
+ *  -Inf, or containing +Inf, gives NaN in ACCURATE and LOG. Results do not depend on the
+ *  thread count.
+ *  Statuses: NOT_INITIALIZED (handle); BAD_PARAM (algo or mode not an enumerant, rank 1,
+ *  unset/destroyed/wrong-kind descriptor, types differ, aliasing strides, overlap);
+ *  BAD_PARAM_NULL_POINTER (NULL descriptor, alpha, beta, or data of a non-empty tensor);
+ *  BAD_PARAM_SHAPE_MISMATCH (dims differ); NOT_SUPPORTED_DATA_TYPE (HALF, BFLOAT16,
+ *  ...). */
 PDNN_API pdnnStatus_t pdnnSoftmaxForward(pdnnHandle_t handle, pdnnSoftmaxAlgorithm_t algo,
                                          pdnnSoftmaxMode_t mode, const void *alpha,
                                          const pdnnTensorDescriptor_t xDesc,
                                          const void *x, const void *beta,
                                          const pdnnTensorDescriptor_t yDesc, void *y);
 /** dx = alpha * J^T dy + beta * dx where y is the forward output: for FAST/ACCURATE
- *  dx = y * (dy - sum(dy * y)); for LOG dx = dy - exp(y) * sum(dy). */
+ *  dx = y * (dy - sum(dy * y)); for LOG dx = dy - exp(y) * sum(dy) (sums over the rows
+ *  of `mode`, compensated, in double). y, dy, dx: equal dims and type, any strides; dx
+ *  may be the very same view as dy or y (in place), no other overlap. Statuses as
+ *  pdnnSoftmaxForward. */
 PDNN_API pdnnStatus_t pdnnSoftmaxBackward(pdnnHandle_t handle, pdnnSoftmaxAlgorithm_t algo,
                                           pdnnSoftmaxMode_t mode, const void *alpha,
                                           const pdnnTensorDescriptor_t yDesc,

@@ -1,7 +1,12 @@
 /* Scalar activation functions and their derivatives, in double (internal).
  * Shared by the activation op and every fused epilogue (conv bias-activation), so
  * that one formula serves all. Semantics: cuDNN's documented modes; GELU as PyTorch
- * (approximate='none' -> erf form, 'tanh' -> tanh form). */
+ * (approximate='none' -> erf form, 'tanh' -> tanh form).
+ *
+ * NaN: with propagate_nan a NaN input gives NaN; without it RELU and CLIPPED_RELU map
+ * a NaN input to 0 (value and derivative). The smooth modes always propagate NaN.
+ * Infinite inputs give the limits (GELU(-inf) = 0, SWISH(-inf) = 0 for beta > 0, and
+ * the derivatives' limits), never the NaN of inf * 0. */
 #ifndef PDNN_ACT_MATH_H
 #define PDNN_ACT_MATH_H
 
@@ -31,6 +36,7 @@ static inline double pdnn_sigmoid(double x)
 
 #define PDNN_SQRT_2_OVER_PI 0.79788456080286535588
 #define PDNN_GELU_TANH_C 0.044715
+#define PDNN_INV_SQRT_2PI 0.39894228040143267794 /* 1/sqrt(2 pi) */
 
 /* act(x). */
 static inline double pdnn_act_fwd(const pdnn_act_params *p, double x)
@@ -46,17 +52,27 @@ static inline double pdnn_act_fwd(const pdnn_act_params *p, double x)
         return x > 0 ? (x < p->coef ? x : p->coef) : 0.0;
     case PDNN_ACTIVATION_ELU: return x > 0 ? x : p->coef * expm1(x);
     case PDNN_ACTIVATION_IDENTITY: return x;
-    case PDNN_ACTIVATION_SWISH: return x * pdnn_sigmoid(p->swish_beta * x);
-    case PDNN_ACTIVATION_GELU_ERF: return 0.5 * x * (1.0 + erf(x * M_SQRT1_2));
+    case PDNN_ACTIVATION_SWISH: {
+        double s = pdnn_sigmoid(p->swish_beta * x);
+        return s == 0.0 ? 0.0 : x * s; /* x * s -> 0 as s decays (x = -inf: 0, not NaN) */
+    }
+    /* GELU: x * Phi(x) with Phi(x) = erfc(-x / sqrt 2) / 2, and the tanh form
+     * 0.5 x (1 + tanh(u)) = x * sigmoid(2u): the same functions as PyTorch's, written
+     * without the cancellation of 1 + erf / 1 + tanh for negative x. */
+    case PDNN_ACTIVATION_GELU_ERF:
+        if (isinf(x)) return x > 0 ? x : 0.0;
+        return x * (0.5 * erfc(-x * M_SQRT1_2));
     case PDNN_ACTIVATION_GELU_TANH: {
+        if (fabs(x) > 1e3) return x > 0 ? x : 0.0; /* saturated; avoids x^3 overflow */
         double u = PDNN_SQRT_2_OVER_PI * (x + PDNN_GELU_TANH_C * x * x * x);
-        return 0.5 * x * (1.0 + tanh(u));
+        return x * pdnn_sigmoid(2.0 * u);
     }
     }
     return x;
 }
 
-/* d act / d x at input x (forward output y = act(x) supplied to save work). */
+/* d act / d x at input x (forward output y = act(x) supplied to save work: SIGMOID and
+ * TANH use y, every other mode uses x). */
 static inline double pdnn_act_grad(const pdnn_act_params *p, double x, double y)
 {
     switch (p->mode) {
@@ -72,22 +88,38 @@ static inline double pdnn_act_grad(const pdnn_act_params *p, double x, double y)
     case PDNN_ACTIVATION_IDENTITY: return 1.0;
     case PDNN_ACTIVATION_SWISH: {
         double s = pdnn_sigmoid(p->swish_beta * x);
+        if (isinf(x)) return s; /* limit of s + beta x s (1 - s) */
         return s + p->swish_beta * x * s * (1.0 - s);
     }
     case PDNN_ACTIVATION_GELU_ERF: {
-        double cdf = 0.5 * (1.0 + erf(x * M_SQRT1_2));
-        double pdf = exp(-0.5 * x * x) * 0.39894228040143267794; /* 1/sqrt(2 pi) */
+        if (isinf(x)) return x > 0 ? 1.0 : 0.0;
+        double cdf = 0.5 * erfc(-x * M_SQRT1_2);
+        double pdf = exp(-0.5 * x * x) * PDNN_INV_SQRT_2PI;
         return cdf + x * pdf;
     }
     case PDNN_ACTIVATION_GELU_TANH: {
+        /* with s = sigmoid(2u): 0.5 (1 + tanh u) = s and 1 - tanh^2 u = 4 s (1 - s) */
+        if (fabs(x) > 1e3) return x > 0 ? 1.0 : 0.0;
         double x2 = x * x;
         double u = PDNN_SQRT_2_OVER_PI * (x + PDNN_GELU_TANH_C * x2 * x);
-        double t = tanh(u);
-        return 0.5 * (1.0 + t) +
-               0.5 * x * (1.0 - t * t) * PDNN_SQRT_2_OVER_PI * (1.0 + 3.0 * PDNN_GELU_TANH_C * x2);
+        double s = pdnn_sigmoid(2.0 * u);
+        return s + 2.0 * x * s * (1.0 - s) * PDNN_SQRT_2_OVER_PI *
+                       (1.0 + 3.0 * PDNN_GELU_TANH_C * x2);
     }
     }
     return 1.0;
+}
+
+/* The backward value act'(x) * dy. For RELU and CLIPPED_RELU it selects, as PyTorch's
+ * threshold_backward / hardtanh_backward do: where the derivative is 0 the result is 0
+ * even when dy is Inf or NaN. */
+static inline double pdnn_act_bwd(const pdnn_act_params *p, double x, double y, double dy)
+{
+    double g = pdnn_act_grad(p, x, y);
+    if (g == 0.0 &&
+        (p->mode == PDNN_ACTIVATION_RELU || p->mode == PDNN_ACTIVATION_CLIPPED_RELU))
+        return 0.0;
+    return g * dy;
 }
 
 /* True for the modes this op knows. */
@@ -96,5 +128,11 @@ static inline bool pdnn_act_mode_valid(pdnnActivationMode_t m)
     return (m >= PDNN_ACTIVATION_SIGMOID && m <= PDNN_ACTIVATION_SWISH) ||
            m == PDNN_ACTIVATION_GELU_ERF || m == PDNN_ACTIVATION_GELU_TANH;
 }
+
+/* Live and set activation descriptor (BAD_PARAM_NULL_POINTER for NULL, BAD_PARAM for a
+ * destroyed, wrong-kind or never-set one); defined in src/core/act_desc.c, for every op
+ * that takes an activation descriptor. */
+pdnnStatus_t pdnn_check_activation(const struct pdnnActivationStruct *a, const char *func,
+                                   const char *argname);
 
 #endif

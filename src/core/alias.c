@@ -1,0 +1,47 @@
+#include <stdint.h>
+
+#include "core/alias.h"
+#include "core/error.h"
+
+/* Byte range [lo, hi) of a view; empty for a zero-sized tensor. */
+static void span(const struct pdnnTensorStruct *d, const void *p, uintptr_t *lo, uintptr_t *hi)
+{
+    uint64_t last = 0;
+    for (int i = 0; i < d->nbDims; i++) {
+        if (d->dim[i] == 0) {
+            *lo = *hi = (uintptr_t)p;
+            return;
+        }
+        last += (uint64_t)(d->dim[i] - 1) * (uint64_t)d->stride[i]; /* checked when set */
+    }
+    *lo = (uintptr_t)p;
+    *hi = *lo + (uintptr_t)((last + 1) * pdnn_dtype_size(d->dtype));
+}
+
+static bool same_view(const struct pdnnTensorStruct *a, const void *pa,
+                      const struct pdnnTensorStruct *b, const void *pb)
+{
+    if (pa != pb || a->dtype != b->dtype || a->nbDims != b->nbDims) return false;
+    for (int i = 0; i < a->nbDims; i++)
+        if (a->dim[i] != b->dim[i] || (a->dim[i] > 1 && a->stride[i] != b->stride[i]))
+            return false;
+    return true;
+}
+
+pdnnStatus_t pdnn_check_alias(const struct pdnnTensorStruct *in, const void *pin,
+                              const char *inname, const struct pdnnTensorStruct *out,
+                              const void *pout, const char *outname, const char *func)
+{
+    uintptr_t alo, ahi, blo, bhi;
+    span(in, pin, &alo, &ahi);
+    span(out, pout, &blo, &bhi);
+    if (alo == ahi || blo == bhi || ahi <= blo || bhi <= alo) return PDNN_STATUS_SUCCESS;
+    if (same_view(in, pin, out, pout)) return PDNN_STATUS_SUCCESS;
+    char sa[160], sb[160];
+    pdnn_tensor_str(in, sa, sizeof sa);
+    pdnn_tensor_str(out, sb, sizeof sb);
+    return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
+                      "%s (%s at %p) and %s (%s at %p) overlap in memory without being the "
+                      "same tensor; in-place use needs equal pointers and equal strides",
+                      inname, sa, pin, outname, sb, pout);
+}

@@ -1,0 +1,15 @@
+/* Aliasing of an op's input and output buffers (internal). */
+#ifndef PDNN_CORE_ALIAS_H
+#define PDNN_CORE_ALIAS_H
+
+#include "core/desc.h"
+
+/* BAD_PARAM when the memory spanned by input view (in, pin) overlaps the memory of output
+ * view (out, pout), unless both are the very same view: same address, data type, dims and
+ * strides (the in-place case cuDNN allows for elementwise and row-wise ops, which read
+ * every element before writing it). Zero-sized views never overlap. */
+pdnnStatus_t pdnn_check_alias(const struct pdnnTensorStruct *in, const void *pin,
+                              const char *inname, const struct pdnnTensorStruct *out,
+                              const void *pout, const char *outname, const char *func);
+
+#endif
