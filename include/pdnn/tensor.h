@@ -107,18 +107,29 @@ PDNN_API pdnnStatus_t pdnnGetFilterSizeInBytes(const pdnnFilterDescriptor_t filt
 
 /* ---------------------------------------------------------------- tensor operations */
 
-/** Sets every element of y to *valuePtr (a float for FLOAT, a double for DOUBLE).
- *  Any strides; overlapping strides are refused. */
+/** Sets every element of y to *valuePtr (a float for FLOAT, a double for DOUBLE)
+ *  (cuDNN's cudnnSetTensor). Any rank and strides; gaps between elements are not
+ *  written. Statuses: NOT_INITIALIZED (handle); BAD_PARAM for a destroyed, unset or
+ *  wrong-kind yDesc or strides that map two elements to one address;
+ *  BAD_PARAM_NULL_POINTER for NULL yDesc, valuePtr, or y when y has elements;
+ *  NOT_SUPPORTED_DATA_TYPE unless FLOAT or DOUBLE. Zero elements: SUCCESS, nothing
+ *  touched. */
 PDNN_API pdnnStatus_t pdnnSetTensor(pdnnHandle_t handle,
                                     const pdnnTensorDescriptor_t yDesc, void *y,
                                     const void *valuePtr);
-/** y = alpha * y, in place, any strides. */
+/** y = alpha * y in place (cuDNN's cudnnScaleTensor); y is always read, so NaN in y
+ *  stays NaN even for alpha == 0. Statuses as pdnnSetTensor (alpha for valuePtr). */
 PDNN_API pdnnStatus_t pdnnScaleTensor(pdnnHandle_t handle,
                                       const pdnnTensorDescriptor_t yDesc, void *y,
                                       const void *alpha);
 /** C = alpha * A + beta * C, where each dimension of A equals C's or is 1 (broadcast),
- *  e.g. a 1xCx1x1 bias added to an NxCxHxW tensor (cuDNN's rule). Same rank and data
- *  type; SHAPE_MISMATCH otherwise. */
+ *  e.g. a 1xCx1x1 bias added to an NxCxHxW tensor (cuDNN's cudnnAddTensor rule; A with
+ *  C's dims is a plain blend). Any rank 1..8 and strides for both. Computed in double,
+ *  rounded once on store. A == C is allowed only with identical dims and strides.
+ *  Statuses: SHAPE_MISMATCH for another rank or a dim neither equal nor 1; BAD_PARAM
+ *  for different data types, overlapping C strides, A == C with other strides, bad
+ *  descriptors; BAD_PARAM_NULL_POINTER for NULL alpha, beta, or data of a non-empty
+ *  tensor; NOT_SUPPORTED_DATA_TYPE unless FLOAT/DOUBLE. Zero elements: no-op. */
 PDNN_API pdnnStatus_t pdnnAddTensor(pdnnHandle_t handle, const void *alpha,
                                     const pdnnTensorDescriptor_t aDesc, const void *A,
                                     const void *beta,
@@ -133,8 +144,14 @@ typedef enum {
     PDNN_OP_TENSOR_NOT = 5   /**< unary: 1 - A */
 } pdnnOpTensorOp_t;
 
+/** Op-tensor descriptor (cuDNN's cudnn*OpTensorDescriptor); Destroy accepts NULL. */
 PDNN_API pdnnStatus_t pdnnCreateOpTensorDescriptor(pdnnOpTensorDescriptor_t *opTensorDesc);
-/** opTensorCompType FLOAT or DOUBLE; nanOpt controls MIN/MAX with a NaN operand. */
+/** opTensorCompType must equal the tensors' data type when the op runs (FLOAT for
+ *  FLOAT tensors, DOUBLE for DOUBLE, as cuDNN's table); any pdnnDataType_t is accepted
+ *  here. nanOpt controls MIN/MAX with a NaN operand: PROPAGATE gives NaN, NOT_PROPAGATE
+ *  gives the other operand (NaN only if both are NaN), like C's fmin/fmax. BAD_PARAM for
+ *  an enum value out of range or a pointer that is not a live op-tensor descriptor (the
+ *  descriptor is unchanged). Get: BAD_PARAM when never set. */
 PDNN_API pdnnStatus_t pdnnSetOpTensorDescriptor(pdnnOpTensorDescriptor_t opTensorDesc,
                                                 pdnnOpTensorOp_t opTensorOp,
                                                 pdnnDataType_t opTensorCompType,
@@ -145,9 +162,13 @@ PDNN_API pdnnStatus_t pdnnGetOpTensorDescriptor(const pdnnOpTensorDescriptor_t o
                                                 pdnnNanPropagation_t *opTensorNanOpt);
 PDNN_API pdnnStatus_t pdnnDestroyOpTensorDescriptor(pdnnOpTensorDescriptor_t opTensorDesc);
 
-/** C = op(alpha1 * A, alpha2 * B) + beta * C (unary ops: op(alpha1 * A)). B's dims
- *  equal C's or are 1 (broadcast); A's dims equal C's. C may alias A or B when their
- *  descriptors are identical (cuDNN allows in-place). */
+/** C = op(alpha1 * A, alpha2 * B) + beta * C (unary ops: op(alpha1 * A)) (cuDNN's
+ *  cudnnOpTensor). B's dims equal C's or are 1 (broadcast); A's dims equal C's. C may
+ *  alias A or B when their descriptors have identical dims and strides (in place).
+ *  SQRT of a negative value is NaN; NOT is 1 - alpha1 * A. For the unary ops SQRT and
+ *  NOT, alpha2, bDesc and B are not read and may be NULL. Computed in double, rounded
+ *  once on store. Statuses as pdnnAddTensor, plus BAD_PARAM for an unset or wrong-kind
+ *  opTensorDesc or a compute type other than the tensors' data type. */
 PDNN_API pdnnStatus_t pdnnOpTensor(pdnnHandle_t handle,
                                    const pdnnOpTensorDescriptor_t opTensorDesc,
                                    const void *alpha1, const pdnnTensorDescriptor_t aDesc,
@@ -157,7 +178,9 @@ PDNN_API pdnnStatus_t pdnnOpTensor(pdnnHandle_t handle,
                                    void *C);
 
 /** y = alpha * x + beta * y where x and y have the same dims and any strides (layout
- *  conversion, e.g. NCHW <-> NHWC). Same data type; SHAPE_MISMATCH if dims differ. */
+ *  conversion, e.g. NCHW <-> NHWC; cuDNN's cudnnTransformTensor). Same data type
+ *  (BAD_PARAM otherwise); SHAPE_MISMATCH if dims differ; x == y only with identical
+ *  strides. Other statuses as pdnnAddTensor. */
 PDNN_API pdnnStatus_t pdnnTransformTensor(pdnnHandle_t handle, const void *alpha,
                                           const pdnnTensorDescriptor_t xDesc,
                                           const void *x, const void *beta,
@@ -187,6 +210,11 @@ typedef enum {
     PDNN_8BIT_INDICES = 3
 } pdnnIndicesType_t;
 
+/** Reduce-tensor descriptor (cuDNN's cudnn*ReduceTensorDescriptor). Set: BAD_PARAM for
+ *  an enum value out of range, an unknown compute type or a pointer that is not a live
+ *  reduce-tensor descriptor (the descriptor is unchanged); the op/indices combination
+ *  and the compute type are checked when the reduction runs. Get: BAD_PARAM when never
+ *  set. Destroy: NULL is accepted. */
 PDNN_API pdnnStatus_t pdnnCreateReduceTensorDescriptor(pdnnReduceTensorDescriptor_t *reduceTensorDesc);
 PDNN_API pdnnStatus_t pdnnSetReduceTensorDescriptor(pdnnReduceTensorDescriptor_t reduceTensorDesc,
                                                     pdnnReduceTensorOp_t reduceTensorOp,
@@ -202,21 +230,43 @@ PDNN_API pdnnStatus_t pdnnGetReduceTensorDescriptor(const pdnnReduceTensorDescri
                                                     pdnnIndicesType_t *reduceTensorIndicesType);
 PDNN_API pdnnStatus_t pdnnDestroyReduceTensorDescriptor(pdnnReduceTensorDescriptor_t reduceTensorDesc);
 
-/** Bytes of the indices output for reducing aDesc into cDesc (0 without indices). */
+/** Bytes of the indices output for reducing aDesc into cDesc: (elements of C) x (index
+ *  size) with FLATTENED_INDICES, 0 without. Validates exactly as pdnnReduceTensor does
+ *  (same statuses), so a query that succeeds describes a call that can run. */
 PDNN_API pdnnStatus_t pdnnGetReductionIndicesSize(pdnnHandle_t handle,
                                                   const pdnnReduceTensorDescriptor_t reduceTensorDesc,
                                                   const pdnnTensorDescriptor_t aDesc,
                                                   const pdnnTensorDescriptor_t cDesc,
                                                   size_t *sizeInBytes);
-/** Workspace bytes pdnnReduceTensor needs for this problem. */
+/** Workspace bytes pdnnReduceTensor needs for this problem (0 on the CPU backend: no
+ *  workspace is used, and NULL with 0 bytes is accepted). Validates as pdnnReduceTensor. */
 PDNN_API pdnnStatus_t pdnnGetReductionWorkspaceSize(pdnnHandle_t handle,
                                                     const pdnnReduceTensorDescriptor_t reduceTensorDesc,
                                                     const pdnnTensorDescriptor_t aDesc,
                                                     const pdnnTensorDescriptor_t cDesc,
                                                     size_t *sizeInBytes);
 /** C = alpha * reduce(A) + beta * C over the dimensions where C has size 1 and A does
- *  not. With FLATTENED_INDICES (MIN, MAX, AMAX only) indices receives, for each element
- *  of C, the flattened index of the chosen element within the reduced dimensions. */
+ *  not (cuDNN's cudnnReduceTensor). Same rank; each dim of C equals A's or is 1
+ *  (SHAPE_MISMATCH otherwise). Ops: ADD sum; MUL product; MIN, MAX; AMAX max |a|; AVG
+ *  mean; NORM1 sum |a|; NORM2 sqrt(sum a^2); MUL_NO_ZEROS product of the non-zero
+ *  elements (1 when every element is zero: the empty product; pdnn's choice, cuDNN is
+ *  silent). Accumulation in double in a fixed order (row-major over the reduced dims),
+ *  so results are bitwise identical for any thread count.
+ *  NaN: ADD/MUL/AVG/NORM* propagate NaN arithmetically whatever the option. For MIN, MAX,
+ *  AMAX, PROPAGATE_NAN makes any NaN the result (index: the first NaN); NOT_PROPAGATE_NAN
+ *  ignores NaNs (NaN with index 0 only when every element is NaN).
+ *  Indices: with FLATTENED_INDICES (MIN and MAX as cuDNN; AMAX too, an extension;
+ *  other ops are BAD_PARAM, as cuDNN), indices receives for each element of C, packed in C's row-major order
+ *  whatever C's strides, the index of the chosen element within the reduced sub-space,
+ *  counted row-major over the reduced dims in A's dim order (not a coordinate tuple);
+ *  ties go to the first occurrence. 32-bit unsigned indices as cuDNN; 64-, 16- and
+ *  8-bit are an extension (BAD_PARAM_OUT_OF_BOUND when the sub-space does not fit).
+ *  indices NULL is BAD_PARAM_NULL_POINTER, indicesSizeInBytes too small
+ *  BAD_PARAM_SIZE_INSUFFICIENT; without indices both are ignored.
+ *  reduceTensorCompType must equal the data type (BAD_PARAM); A and C have one data
+ *  type, FLOAT or DOUBLE (NOT_SUPPORTED_DATA_TYPE for others). A == C only with
+ *  identical descriptors. A with zero elements (even when C has some): SUCCESS and
+ *  nothing is written. Other statuses as pdnnAddTensor. */
 PDNN_API pdnnStatus_t pdnnReduceTensor(pdnnHandle_t handle,
                                        const pdnnReduceTensorDescriptor_t reduceTensorDesc,
                                        void *indices, size_t indicesSizeInBytes,
