@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/conv/conv_problem.h"
 #include "testutil.h"
 
 static bool msg_has(const char *needle)
@@ -657,8 +658,53 @@ static void test_queries(void)
     setup_free(&s);
 }
 
+/* The problem key (internal): benchdnn's syntax, tags only where not canonical. */
+static void test_problem_key(void)
+{
+    pdnn_conv_problem p;
+    char key[256];
+    memset(&p, 0, sizeof p);
+    p.dir = PDNN_CONV_FWD, p.dtype = p.compute = PDNN_DATA_FLOAT, p.nsp = 2;
+    p.n = 2, p.g = 1, p.c = 4, p.k = 8;
+    for (int i = 0; i < 2; i++)
+        p.in[i] = p.out[i] = 9, p.kern[i] = 3, p.stride[i] = 1, p.dil[i] = 1, p.pad_b[i] = 1;
+    p.xs[0] = 324, p.xs[1] = 81, p.xs[2] = 9, p.xs[3] = 1;
+    p.ys[0] = 648, p.ys[1] = 81, p.ys[2] = 9, p.ys[3] = 1;
+    pdnn_conv_problem_key(&p, key, sizeof key);
+    TU_CHECK(!strcmp(key, "mb2ic4ih9iw9oc8oh9ow9kh3kw3sh1sw1ph1pw1dh0dw0g1_f32_fwd"), "key %s", key);
+    /* NHWC y, true convolution, DOUBLE accumulation, KRSC, dilation 2, bwd data */
+    p.ys[0] = 648, p.ys[1] = 1, p.ys[2] = 72, p.ys[3] = 8;
+    p.flip = true, p.compute = PDNN_DATA_DOUBLE, p.wfmt = PDNN_TENSOR_NHWC, p.dil[1] = 2;
+    p.dir = PDNN_CONV_BWD_DATA;
+    pdnn_conv_problem_key(&p, key, sizeof key);
+    TU_CHECK(!strcmp(key, "mb2ic4ih9iw9oc8oh9ow9kh3kw3sh1sw1ph1pw1dh0dw1g1_f32_bwd_d_accf64_flip_"
+                          "wkrsc_ynhwc"),
+             "key %s", key);
+    /* gapped x, 1-d, bwd filter */
+    p.nsp = 1, p.flip = false, p.compute = PDNN_DATA_FLOAT, p.wfmt = PDNN_TENSOR_NCHW;
+    p.dir = PDNN_CONV_BWD_FILTER, p.dil[0] = 1;
+    p.xs[0] = 100, p.xs[1] = 20, p.xs[2] = 2;
+    p.ys[0] = 72, p.ys[1] = 9, p.ys[2] = 1;
+    pdnn_conv_problem_key(&p, key, sizeof key);
+    TU_CHECK(!strcmp(key, "mb2ic4iw9oc8ow9kw3sw1pw1dw0g1_f32_bwd_w_xs100:20:2"), "key %s", key);
+    /* 3-d names d, h, w; truncation stays terminated */
+    p.nsp = 3, p.dir = PDNN_CONV_FWD;
+    for (int i = 0; i < 3; i++)
+        p.in[i] = p.out[i] = 4, p.kern[i] = 1, p.stride[i] = 1, p.dil[i] = 1, p.pad_b[i] = 0;
+    p.xs[0] = 256, p.xs[1] = 64, p.xs[2] = 16, p.xs[3] = 4, p.xs[4] = 1;
+    p.ys[0] = 512, p.ys[1] = 64, p.ys[2] = 16, p.ys[3] = 4, p.ys[4] = 1;
+    pdnn_conv_problem_key(&p, key, sizeof key);
+    TU_CHECK(!strcmp(key, "mb2ic4id4ih4iw4oc8od4oh4ow4kd1kh1kw1sd1sh1sw1pd0ph0pw0dd0dh0dw0g1_f32_fwd"),
+             "key %s", key);
+    char small[10];
+    memset(small, 'z', sizeof small);
+    pdnn_conv_problem_key(&p, small, sizeof small);
+    TU_CHECK(strlen(small) == 9 && !strncmp(small, "mb2ic4id4", 9), "truncated key %s", small);
+}
+
 int main(void)
 {
+    test_problem_key();
     test_descriptor();
     test_output_dim();
     test_forward_misuse();

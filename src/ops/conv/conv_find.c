@@ -91,11 +91,12 @@ static pdnnStatus_t query_start(pdnnHandle_t handle, const query *q, int request
     return PDNN_STATUS_SUCCESS;
 }
 
+/* The problem, the thread count and the ISA kernels may use: what a time depends on. */
 static void cache_key(const pdnn_conv_problem *p, int nthreads, char *buf, size_t n)
 {
     char key[256];
     pdnn_conv_problem_key(p, key, sizeof key);
-    snprintf(buf, n, "%s_t%d", key, nthreads);
+    snprintf(buf, n, "%s_t%d_%s", key, nthreads, pdnn_isa_name(pdnn_cpu_isa()));
 }
 
 static perf_t unsupported(int algo, pdnnStatus_t st, size_t memory)
