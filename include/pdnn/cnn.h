@@ -161,6 +161,27 @@ PDNN_API pdnnStatus_t pdnnSoftmaxBackward(pdnnHandle_t handle, pdnnSoftmaxAlgori
 
 /* ================================================================ pooling */
 
+/*
+ * Pooling semantics (cuDNN's; PyTorch's where cuDNN is silent, as marked):
+ * - Windows are visited in row-major order (depth, then height, then width). Padding
+ *   positions are never selected by max pooling (they act as -infinity).
+ * - Output size per spatial dim, with pb/pe the begin/end padding and
+ *   eff = (window - 1) * dilation + 1: out = 1 + (in + pb + pe - eff) / stride, rounded
+ *   down (cuDNN's formula), or up in ceil mode, where a last window that would start at
+ *   or after the end of the real input (inside the end padding) is dropped (PyTorch's
+ *   rule: if (out - 1) * stride >= in + pb then out--). A zero-sized input dim gives a
+ *   zero-sized output dim (pdnn's rule).
+ * - MAX and MAX_DETERMINISTIC are the same here and both deterministic. NaN (maxpooling
+ *   NanOpt): PROPAGATE gives NaN for a window holding a NaN; NOT_PROPAGATE ignores NaNs
+ *   (a window of NaNs only gives NaN: pdnn's rule). Ties select the first element in
+ *   window order (PyTorch's).
+ * - AVERAGE_COUNT_INCLUDE_PADDING divides by the window positions inside the padded
+ *   input (the full window size, except for windows that ceil mode extends past the end
+ *   padding: PyTorch's count); AVERAGE_COUNT_EXCLUDE_PADDING divides by the real input
+ *   positions in the window.
+ * - A dilated window may hold padding only (pdnn's rule): max gives -infinity (as
+ *   PyTorch) and passes no gradient, average gives 0.
+ */
 typedef struct pdnnPoolingStruct *pdnnPoolingDescriptor_t;
 
 typedef enum {
@@ -170,25 +191,42 @@ typedef enum {
     PDNN_POOLING_MAX_DETERMINISTIC = 3
 } pdnnPoolingMode_t;
 
+/** Creates an unset pooling descriptor (ops refuse it with BAD_PARAM until a Set call
+ *  succeeds). BAD_PARAM_NULL_POINTER if poolingDesc is NULL, ALLOC_FAILED. */
 PDNN_API pdnnStatus_t pdnnCreatePoolingDescriptor(pdnnPoolingDescriptor_t *poolingDesc);
+/** 2-d pooling: window, symmetric padding and stride per dim (height, width), dilation
+ *  1, floor rounding. BAD_PARAM for an unknown mode or NaN option, window < 1,
+ *  stride < 1, padding < 0, or padding >= the window (pdnn requires every padding to
+ *  be smaller than the dilated window, as ONNX Runtime does; PyTorch is stricter,
+ *  padding <= half the window). On failure the descriptor keeps its previous value. */
 PDNN_API pdnnStatus_t pdnnSetPooling2dDescriptor(pdnnPoolingDescriptor_t poolingDesc,
                                                  pdnnPoolingMode_t mode,
                                                  pdnnNanPropagation_t maxpoolingNanOpt,
                                                  int windowHeight, int windowWidth,
                                                  int verticalPadding, int horizontalPadding,
                                                  int verticalStride, int horizontalStride);
+/** Reads a 2-d descriptor. BAD_PARAM if it is unset, not 2-d, or uses asymmetric
+ *  padding, dilation or ceil mode (read those with pdnnGetPoolingNdDescriptorEx);
+ *  BAD_PARAM_NULL_POINTER for a NULL output. */
 PDNN_API pdnnStatus_t pdnnGetPooling2dDescriptor(const pdnnPoolingDescriptor_t poolingDesc,
                                                  pdnnPoolingMode_t *mode,
                                                  pdnnNanPropagation_t *maxpoolingNanOpt,
                                                  int *windowHeight, int *windowWidth,
                                                  int *verticalPadding, int *horizontalPadding,
                                                  int *verticalStride, int *horizontalStride);
-/** nbDims spatial dims (1 to 6). */
+/** nbDims spatial dims (1 to 6 described; the ops compute 1 to 3, i.e. 3-d to 5-d
+ *  tensors): window, symmetric padding and stride per spatial dim. Rules and statuses
+ *  as pdnnSetPooling2dDescriptor; BAD_PARAM for nbDims outside [1, 6],
+ *  BAD_PARAM_NULL_POINTER for a NULL array. */
 PDNN_API pdnnStatus_t pdnnSetPoolingNdDescriptor(pdnnPoolingDescriptor_t poolingDesc,
                                                  pdnnPoolingMode_t mode,
                                                  pdnnNanPropagation_t maxpoolingNanOpt,
                                                  int nbDims, const int windowDimA[],
                                                  const int paddingA[], const int strideA[]);
+/** Writes min(nbDimsRequested, nbDims) entries of each array and the real count in
+ *  *nbDims. BAD_PARAM if unset, nbDimsRequested < 0, or the descriptor uses asymmetric
+ *  padding, dilation or ceil mode; BAD_PARAM_NULL_POINTER for a NULL output (arrays may
+ *  be NULL when nbDimsRequested is 0). */
 PDNN_API pdnnStatus_t pdnnGetPoolingNdDescriptor(const pdnnPoolingDescriptor_t poolingDesc,
                                                  int nbDimsRequested, pdnnPoolingMode_t *mode,
                                                  pdnnNanPropagation_t *maxpoolingNanOpt,
@@ -196,7 +234,9 @@ PDNN_API pdnnStatus_t pdnnGetPoolingNdDescriptor(const pdnnPoolingDescriptor_t p
                                                  int paddingA[], int strideA[]);
 /** Extension: asymmetric padding (begin/end per spatial dim, as ONNX pads and TF SAME
  *  need), dilation of the window and ceil mode (output size rounded up, never a window
- *  that starts inside the end padding). dilationA may be NULL (all 1). */
+ *  that starts inside the end padding). dilationA may be NULL (all 1); ceilMode is 0 or
+ *  1. BAD_PARAM for dilation < 1, ceilMode not 0/1, or either padding >= the dilated
+ *  window (window - 1) * dilation + 1; otherwise as pdnnSetPoolingNdDescriptor. */
 PDNN_API pdnnStatus_t pdnnSetPoolingNdDescriptorEx(pdnnPoolingDescriptor_t poolingDesc,
                                                    pdnnPoolingMode_t mode,
                                                    pdnnNanPropagation_t maxpoolingNanOpt,
@@ -204,6 +244,8 @@ PDNN_API pdnnStatus_t pdnnSetPoolingNdDescriptorEx(pdnnPoolingDescriptor_t pooli
                                                    const int padBeginA[], const int padEndA[],
                                                    const int strideA[], const int dilationA[],
                                                    int ceilMode);
+/** Extension: reads any descriptor (entries as pdnnGetPoolingNdDescriptor; dilationA
+ *  may be NULL, ceilMode may not). */
 PDNN_API pdnnStatus_t pdnnGetPoolingNdDescriptorEx(const pdnnPoolingDescriptor_t poolingDesc,
                                                    int nbDimsRequested, pdnnPoolingMode_t *mode,
                                                    pdnnNanPropagation_t *maxpoolingNanOpt,
@@ -211,20 +253,47 @@ PDNN_API pdnnStatus_t pdnnGetPoolingNdDescriptorEx(const pdnnPoolingDescriptor_t
                                                    int padBeginA[], int padEndA[],
                                                    int strideA[], int dilationA[],
                                                    int *ceilMode);
+/** Output dims of pooling a 4-d input with a 2-d descriptor (formula above): n and c
+ *  copied. BAD_PARAM if the descriptor is not 2-d or a dilated window is larger than its
+ *  padded input; SHAPE_MISMATCH if inputTensorDesc is not 4-d; BAD_PARAM_OUT_OF_BOUND if
+ *  a size does not fit an int. */
 PDNN_API pdnnStatus_t pdnnGetPooling2dForwardOutputDim(const pdnnPoolingDescriptor_t poolingDesc,
                                                        const pdnnTensorDescriptor_t inputTensorDesc,
                                                        int *n, int *c, int *h, int *w);
+/** Output dims (N, C, spatial...) of pooling inputTensorDesc, whose rank must be the
+ *  descriptor's spatial dims + 2 (SHAPE_MISMATCH otherwise); nbDims must equal that rank
+ *  (BAD_PARAM otherwise). Other statuses as pdnnGetPooling2dForwardOutputDim. */
 PDNN_API pdnnStatus_t pdnnGetPoolingNdForwardOutputDim(const pdnnPoolingDescriptor_t poolingDesc,
                                                        const pdnnTensorDescriptor_t inputTensorDesc,
                                                        int nbDims, int outputTensorDimA[]);
+/** Releases a descriptor; NULL is a no-op. BAD_PARAM if not a live pooling
+ *  descriptor. */
 PDNN_API pdnnStatus_t pdnnDestroyPoolingDescriptor(pdnnPoolingDescriptor_t poolingDesc);
 
+/** y = alpha * pool(x) + beta * y (y not read when beta == 0), semantics above.
+ *  x: N x C x (D x) H x W or N x C x W (1-d to 3-d pooling), any strides (NCHW, NHWC,
+ *  gapped, permuted); y: the dims pdnnGetPoolingNdForwardOutputDim gives, any
+ *  non-overlapping strides, not sharing memory with x (pooling is never in place).
+ *  Statuses: NOT_INITIALIZED (handle); BAD_PARAM_NULL_POINTER (descriptor, alpha, beta,
+ *  or a data pointer of a non-empty tensor); BAD_PARAM (unset or destroyed descriptor,
+ *  data types differ, window larger than the padded input, overlapping y strides, x and
+ *  y overlap); SHAPE_MISMATCH (x's rank is not spatial dims + 2, y's dims differ from
+ *  the output dims); NOT_SUPPORTED_SHAPE (more than 3 spatial dims);
+ *  NOT_SUPPORTED_DATA_TYPE (other than FLOAT and DOUBLE). Zero-sized tensors: SUCCESS,
+ *  nothing touched. Deterministic and independent of the thread count. */
 PDNN_API pdnnStatus_t pdnnPoolingForward(pdnnHandle_t handle,
                                          const pdnnPoolingDescriptor_t poolingDesc,
                                          const void *alpha,
                                          const pdnnTensorDescriptor_t xDesc, const void *x,
                                          const void *beta,
                                          const pdnnTensorDescriptor_t yDesc, void *y);
+/** dx = alpha * dL/dx + beta * dx (dx not read when beta == 0), cuDNN's argument order:
+ *  y and dy have the output dims, x and dx the input dims; all one data type. Max: each
+ *  window's gradient dy goes to its selected element (the first maximum in window order,
+ *  recomputed from x; y is validated but not read); average: dy / divisor to each real
+ *  position of the window. Computed as a gather over dx elements in a fixed order, so
+ *  deterministic and independent of the thread count. dx may not share memory with y,
+ *  dy or x. Statuses as pdnnPoolingForward, for every tensor. */
 PDNN_API pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
                                           const pdnnPoolingDescriptor_t poolingDesc,
                                           const void *alpha,
@@ -439,7 +508,8 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionForwardAlgorithm_v7(pdnnHandle_t handle,
 /** Times every algorithm that runs for this problem on zeroed buffers and workspace
  *  it allocates (one warm-up run, then the median of up to 5 runs) and returns them
  *  sorted by time, then the others with status NOT_SUPPORTED (time -1). Times are
- *  cached in memory per problem and thread count, so a repeated Find runs nothing.
+ *  cached in memory (process-wide) per problem, thread count and ISA cap, so a repeated
+ *  Find (or FindEx) runs nothing.
  *  ALLOC_FAILED when the buffers cannot be allocated. The backward Find functions
  *  behave the same. */
 PDNN_API pdnnStatus_t pdnnFindConvolutionForwardAlgorithm(pdnnHandle_t handle,
