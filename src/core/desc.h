@@ -101,6 +101,10 @@ pdnnStatus_t pdnn_check_compute_dtype(pdnnDataType_t t, const char *func,
 pdnnStatus_t pdnn_check_same_dims(const struct pdnnTensorStruct *a, const char *aname,
                                   const struct pdnnTensorStruct *b, const char *bname,
                                   const char *func);
+/* BAD_PARAM_NULL_POINTER when data pointer p is NULL and tensor d has elements (NULL is
+ * accepted only for a tensor with zero elements); argname names p in the message. */
+pdnnStatus_t pdnn_check_data(const struct pdnnTensorStruct *d, const void *p,
+                             const char *func, const char *argname);
 /* BAD_PARAM unless a and b have the same data type. */
 pdnnStatus_t pdnn_check_same_dtype(const struct pdnnTensorStruct *a, const char *aname,
                                    const struct pdnnTensorStruct *b, const char *bname,

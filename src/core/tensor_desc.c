@@ -479,6 +479,16 @@ pdnnStatus_t pdnn_check_same_dtype(const tensor_t *a, const char *aname, const t
     return PDNN_STATUS_SUCCESS;
 }
 
+pdnnStatus_t pdnn_check_data(const tensor_t *d, const void *p, const char *func,
+                             const char *argname)
+{
+    if (p == NULL && pdnn_tensor_numel(d) > 0)
+        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
+                          "argument '%s' is NULL but its tensor has %lld elements", argname,
+                          (long long)pdnn_tensor_numel(d));
+    return PDNN_STATUS_SUCCESS;
+}
+
 int64_t pdnn_tensor_numel(const tensor_t *d)
 {
     int64_t n = 1;

@@ -11,16 +11,6 @@
 
 typedef struct pdnnTensorStruct tensor_t;
 
-static pdnnStatus_t check_data(const tensor_t *d, const void *p, const char *name,
-                               const char *func)
-{
-    if (p == NULL && pdnn_tensor_numel(d) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)pdnn_tensor_numel(d));
-    return PDNN_STATUS_SUCCESS;
-}
-
 static void copy_strides(int64_t *dst, const tensor_t *d)
 {
     memcpy(dst, d->stride, sizeof d->stride);
@@ -69,8 +59,8 @@ pdnnStatus_t pdnnActivationForward(pdnnHandle_t handle,
     PDNN_TRY(pdnn_check_same_dtype(xDesc, "xDesc", yDesc, "yDesc", f));
     PDNN_TRY(pdnn_check_compute_dtype(xDesc->dtype, f, "xDesc"));
     PDNN_TRY(pdnn_check_same_dims(xDesc, "xDesc", yDesc, "yDesc", f));
-    PDNN_TRY(check_data(xDesc, x, "x", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
+    PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
     if (pdnn_tensor_numel(yDesc) == 0) return PDNN_STATUS_SUCCESS;
     PDNN_TRY(pdnn_check_alias(xDesc, x, "x", yDesc, y, "y", f));
 
@@ -115,10 +105,10 @@ pdnnStatus_t pdnnActivationBackward(pdnnHandle_t handle,
     PDNN_TRY(pdnn_check_same_dims(yDesc, "yDesc", dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_same_dims(dyDesc, "dyDesc", dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_same_dims(xDesc, "xDesc", dxDesc, "dxDesc", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
-    PDNN_TRY(check_data(dyDesc, dy, "dy", f));
-    PDNN_TRY(check_data(xDesc, x, "x", f));
-    PDNN_TRY(check_data(dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
+    PDNN_TRY(pdnn_check_data(dyDesc, dy, f, "dy"));
+    PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
+    PDNN_TRY(pdnn_check_data(dxDesc, dx, f, "dx"));
     if (pdnn_tensor_numel(dxDesc) == 0) return PDNN_STATUS_SUCCESS;
     PDNN_TRY(pdnn_check_alias(yDesc, y, "y", dxDesc, dx, "dx", f));
     PDNN_TRY(pdnn_check_alias(dyDesc, dy, "dy", dxDesc, dx, "dx", f));

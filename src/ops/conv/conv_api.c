@@ -113,15 +113,6 @@ static pdnnStatus_t check_algo(pdnn_conv_dir dir, int algo, const char *func)
 
 /* ------------------------------------------------------------------ validation */
 
-static pdnnStatus_t check_ptr(const void *ptr, int64_t numel, const char *name, const char *func)
-{
-    if (ptr == NULL && numel > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)numel);
-    return PDNN_STATUS_SUCCESS;
-}
-
 static pdnnStatus_t check_ws(const void *ws, size_t bytes, const char *func)
 {
     if (ws == NULL && bytes > 0)
@@ -274,9 +265,9 @@ pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir, const 
 {
     tensor_t wt;
     pdnn_filter_as_tensor(w, &wt);
-    PDNN_TRY(check_ptr(xp, pdnn_tensor_numel(x), xp_name, func));
-    PDNN_TRY(check_ptr(wp, pdnn_tensor_numel(&wt), wp_name, func));
-    PDNN_TRY(check_ptr(yp, pdnn_tensor_numel(y), yp_name, func));
+    PDNN_TRY(pdnn_check_data(x, xp, func, xp_name));
+    PDNN_TRY(pdnn_check_data(&wt, wp, func, wp_name));
+    PDNN_TRY(pdnn_check_data(y, yp, func, yp_name));
     switch (dir) {
     case PDNN_CONV_FWD:
         PDNN_TRY(check_disjoint(x, xp, xp_name, y, yp, yp_name, func));
@@ -442,8 +433,8 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
                           sb, (long long)yDesc->dim[1], yDesc->nbDims);
     }
     PDNN_TRY(pdnn_check_activation(activationDesc, func, "activationDesc"));
-    PDNN_TRY(check_ptr(z, pdnn_tensor_numel(zDesc), "z", func));
-    PDNN_TRY(check_ptr(bias, pdnn_tensor_numel(biasDesc), "bias", func));
+    PDNN_TRY(pdnn_check_data(zDesc, z, func, "z"));
+    PDNN_TRY(pdnn_check_data(biasDesc, bias, func, "bias"));
     PDNN_TRY(pdnn_check_alias(zDesc, z, "z", yDesc, y, "y", func));
     PDNN_TRY(check_disjoint(biasDesc, bias, "bias", yDesc, y, "y", func));
 
@@ -488,8 +479,8 @@ pdnnStatus_t pdnnConvolutionBackwardBias(pdnnHandle_t handle, const void *alpha,
                           "dyDesc (%s)",
                           sb, (long long)dyDesc->dim[1], sy);
     }
-    PDNN_TRY(check_ptr(dy, pdnn_tensor_numel(dyDesc), "dy", func));
-    PDNN_TRY(check_ptr(db, pdnn_tensor_numel(dbDesc), "db", func));
+    PDNN_TRY(pdnn_check_data(dyDesc, dy, func, "dy"));
+    PDNN_TRY(pdnn_check_data(dbDesc, db, func, "db"));
     PDNN_TRY(check_disjoint(dyDesc, dy, "dy", dbDesc, db, "db", func));
     if (pdnn_tensor_numel(dbDesc) > 0)
         pdnn_conv_ref_bwd_bias(dyDesc, dy, dbDesc, db, pdnn_scalar(alpha, dyDesc->dtype),

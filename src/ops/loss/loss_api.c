@@ -21,16 +21,6 @@ static const char *red_name(pdnnLossReduction_t r)
     return r == PDNN_LOSS_REDUCTION_NONE ? "none" : r == PDNN_LOSS_REDUCTION_MEAN ? "mean" : "sum";
 }
 
-static pdnnStatus_t check_data(const tensor_t *d, const void *p, const char *name,
-                               const char *func)
-{
-    if (p == NULL && pdnn_tensor_numel(d) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)pdnn_tensor_numel(d));
-    return PDNN_STATUS_SUCCESS;
-}
-
 /* True when d has one value per row of the class-loss input x: dims N x d1 x ... x dk,
  * or N x 1 x d1 x ... x dk. */
 static bool is_rows_shape(const tensor_t *x, const tensor_t *d)
@@ -123,8 +113,8 @@ static pdnnStatus_t check_inputs(const struct pdnnLossStruct *L, const tensor_t 
             return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
                               "xDesc has 0 classes for %lld samples", (long long)p->rows);
     }
-    PDNN_TRY(check_data(x, xp, "x", func));
-    PDNN_TRY(check_data(t, tp, "target", func));
+    PDNN_TRY(pdnn_check_data(x, xp, func, "x"));
+    PDNN_TRY(pdnn_check_data(t, tp, func, "target"));
     return PDNN_STATUS_SUCCESS;
 }
 
@@ -190,7 +180,7 @@ pdnnStatus_t pdnnLossForward(pdnnHandle_t handle, const pdnnLossDescriptor_t los
     PDNN_TRY(pdnn_check_output_tensor(yDesc, f, "yDesc"));
     PDNN_TRY(pdnn_check_same_dtype(xDesc, "xDesc", yDesc, "yDesc", f));
     PDNN_TRY(check_value_shape(lossDesc, xDesc, yDesc, "yDesc", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
     PDNN_TRY(check_labels(&p, target, f));
     if (pdnn_tensor_numel(yDesc) == 0) return PDNN_STATUS_SUCCESS;
     p.backward = false;
@@ -230,7 +220,7 @@ pdnnStatus_t pdnnLossBackward(pdnnHandle_t handle, const pdnnLossDescriptor_t lo
     PDNN_TRY(pdnn_check_output_tensor(dxDesc, f, "dxDesc"));
     PDNN_TRY(pdnn_check_same_dtype(xDesc, "xDesc", dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_same_dims(xDesc, "xDesc", dxDesc, "dxDesc", f));
-    PDNN_TRY(check_data(dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_data(dxDesc, dx, f, "dx"));
     PDNN_TRY(check_labels(&p, target, f));
     if (pdnn_tensor_numel(dxDesc) == 0) return PDNN_STATUS_SUCCESS;
     p.backward = true;

@@ -18,16 +18,6 @@ static const char *opt_name(pdnnOptimizerType_t t)
     return (int)t >= 0 && (int)t < 5 ? names[t] : "unknown";
 }
 
-static pdnnStatus_t check_data(const tensor_t *d, const void *p, const char *name,
-                               const char *func)
-{
-    if (p == NULL && pdnn_tensor_numel(d) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)pdnn_tensor_numel(d));
-    return PDNN_STATUS_SUCCESS;
-}
-
 /* State bytes of w for optimizer o; false on overflow. */
 static bool state_bytes(const struct pdnnOptimizerStruct *o, const tensor_t *w, size_t *out)
 {
@@ -81,7 +71,7 @@ pdnnStatus_t pdnnOptimizerStep(pdnnHandle_t handle, const pdnnOptimizerDescripto
     PDNN_TRY(pdnn_check_compute_dtype(wDesc->dtype, f, "wDesc"));
     PDNN_TRY(pdnn_check_same_dtype(wDesc, "wDesc", dwDesc, "dwDesc", f));
     PDNN_TRY(pdnn_check_same_dims(wDesc, "wDesc", dwDesc, "dwDesc", f));
-    PDNN_TRY(check_data(wDesc, w, "w", f));
+    PDNN_TRY(pdnn_check_data(wDesc, w, f, "w"));
     size_t need;
     if (!state_bytes(optDesc, wDesc, &need))
         return pdnn_error(PDNN_STATUS_BAD_PARAM, f, "the state size overflows 64 bits");
@@ -95,7 +85,7 @@ pdnnStatus_t pdnnOptimizerStep(pdnnHandle_t handle, const pdnnOptimizerDescripto
         }
         return PDNN_STATUS_SUCCESS;
     }
-    PDNN_TRY(check_data(dwDesc, dw, "dw", f));
+    PDNN_TRY(pdnn_check_data(dwDesc, dw, f, "dw"));
     if (stateSizeInBytes < need)
         return pdnn_error(PDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, f,
                           "stateSizeInBytes is %zu but %s on this tensor needs %zu bytes "
@@ -174,7 +164,7 @@ pdnnStatus_t pdnnClipGradNorm(pdnnHandle_t handle, int nbTensors,
         snprintf(dname, sizeof dname, "grads[%d]", i);
         PDNN_TRY(pdnn_check_output_tensor(gradDescs[i], f, name));
         PDNN_TRY(pdnn_check_compute_dtype(gradDescs[i]->dtype, f, name));
-        PDNN_TRY(check_data(gradDescs[i], grads[i], dname, f));
+        PDNN_TRY(pdnn_check_data(gradDescs[i], grads[i], f, dname));
     }
 
     double t0 = pdnn_log_on() ? pdnn_now_ms() : 0;

@@ -15,16 +15,6 @@
 typedef struct pdnnTensorStruct tensor_t;
 typedef struct pdnnPoolingStruct pool_t;
 
-static pdnnStatus_t check_data(const tensor_t *d, const void *p, const char *name,
-                               const char *func)
-{
-    if (p == NULL && pdnn_tensor_numel(d) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)pdnn_tensor_numel(d));
-    return PDNN_STATUS_SUCCESS;
-}
-
 /* Pooling reads whole windows, so its output may not share memory with an input at all
  * (not even as the very same view). */
 static pdnnStatus_t check_apart(const tensor_t *in, const void *pin, const char *inname,
@@ -144,8 +134,8 @@ pdnnStatus_t pdnnPoolingForward(pdnnHandle_t handle, const pdnnPoolingDescriptor
     PDNN_TRY(pdnn_check_compute_dtype(xDesc->dtype, f, "xDesc"));
     int64_t odim[PDNN_DIM_MAX];
     PDNN_TRY(check_shapes(poolingDesc, xDesc, "xDesc", yDesc, "yDesc", odim, f));
-    PDNN_TRY(check_data(xDesc, x, "x", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
+    PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
     PDNN_TRY(check_apart(xDesc, x, "x", yDesc, y, "y", f));
     if (pdnn_tensor_numel(yDesc) == 0) return PDNN_STATUS_SUCCESS;
 
@@ -182,10 +172,10 @@ pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
     int64_t odim[PDNN_DIM_MAX];
     PDNN_TRY(check_shapes(poolingDesc, xDesc, "xDesc", yDesc, "yDesc", odim, f));
     PDNN_TRY(pdnn_check_same_dims(yDesc, "yDesc", dyDesc, "dyDesc", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
-    PDNN_TRY(check_data(dyDesc, dy, "dy", f));
-    PDNN_TRY(check_data(xDesc, x, "x", f));
-    PDNN_TRY(check_data(dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
+    PDNN_TRY(pdnn_check_data(dyDesc, dy, f, "dy"));
+    PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
+    PDNN_TRY(pdnn_check_data(dxDesc, dx, f, "dx"));
     PDNN_TRY(check_apart(yDesc, y, "y", dxDesc, dx, "dx", f));
     PDNN_TRY(check_apart(dyDesc, dy, "dy", dxDesc, dx, "dx", f));
     PDNN_TRY(check_apart(xDesc, x, "x", dxDesc, dx, "dx", f));

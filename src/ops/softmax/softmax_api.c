@@ -11,16 +11,6 @@
 
 typedef struct pdnnTensorStruct tensor_t;
 
-static pdnnStatus_t check_data(const tensor_t *d, const void *p, const char *name,
-                               const char *func)
-{
-    if (p == NULL && pdnn_tensor_numel(d) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)pdnn_tensor_numel(d));
-    return PDNN_STATUS_SUCCESS;
-}
-
 static pdnnStatus_t check_enums(pdnnSoftmaxAlgorithm_t algo, pdnnSoftmaxMode_t mode,
                                 const char *func)
 {
@@ -106,8 +96,8 @@ pdnnStatus_t pdnnSoftmaxForward(pdnnHandle_t handle, pdnnSoftmaxAlgorithm_t algo
     PDNN_TRY(pdnn_check_compute_dtype(xDesc->dtype, f, "xDesc"));
     PDNN_TRY(check_rank(xDesc, "xDesc", f));
     PDNN_TRY(pdnn_check_same_dims(xDesc, "xDesc", yDesc, "yDesc", f));
-    PDNN_TRY(check_data(xDesc, x, "x", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
+    PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
     if (pdnn_tensor_numel(yDesc) == 0) return PDNN_STATUS_SUCCESS;
     PDNN_TRY(pdnn_check_alias(xDesc, x, "x", yDesc, y, "y", f));
 
@@ -140,9 +130,9 @@ pdnnStatus_t pdnnSoftmaxBackward(pdnnHandle_t handle, pdnnSoftmaxAlgorithm_t alg
     PDNN_TRY(check_rank(dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_same_dims(yDesc, "yDesc", dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_same_dims(dyDesc, "dyDesc", dxDesc, "dxDesc", f));
-    PDNN_TRY(check_data(yDesc, y, "y", f));
-    PDNN_TRY(check_data(dyDesc, dy, "dy", f));
-    PDNN_TRY(check_data(dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
+    PDNN_TRY(pdnn_check_data(dyDesc, dy, f, "dy"));
+    PDNN_TRY(pdnn_check_data(dxDesc, dx, f, "dx"));
     if (pdnn_tensor_numel(dxDesc) == 0) return PDNN_STATUS_SUCCESS;
     PDNN_TRY(pdnn_check_alias(yDesc, y, "y", dxDesc, dx, "dx", f));
     PDNN_TRY(pdnn_check_alias(dyDesc, dy, "dy", dxDesc, dx, "dx", f));

@@ -120,8 +120,8 @@ pdnnStatus_t pdnnReduceTensor(pdnnHandle_t handle,
     PDNN_TRY(reduce_validate(handle, reduceTensorDesc, aDesc, cDesc, __func__, &need));
     PDNN_CHECK_NULL(alpha);
     PDNN_CHECK_NULL(beta);
-    PDNN_TRY(pdnn_tensor_check_data(A, aDesc, "A", __func__));
-    PDNN_TRY(pdnn_tensor_check_data(C, cDesc, "C", __func__));
+    PDNN_TRY(pdnn_check_data(aDesc, A, __func__, "A"));
+    PDNN_TRY(pdnn_check_data(cDesc, C, __func__, "C"));
     PDNN_TRY(pdnn_check_alias(aDesc, A, "A", cDesc, C, "C", __func__));
     bool want_idx = reduceTensorDesc->indices == PDNN_REDUCE_TENSOR_FLATTENED_INDICES;
     if (want_idx && need > 0) {

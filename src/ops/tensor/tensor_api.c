@@ -41,7 +41,7 @@ static pdnnStatus_t check_inplace_target(pdnnHandle_t handle, const struct pdnnT
     if (value == NULL)
         return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func, "argument '%s' is NULL",
                           vname);
-    return pdnn_tensor_check_data(y, yDesc, "y", func);
+    return pdnn_check_data(yDesc, y, func, "y");
 }
 
 pdnnStatus_t pdnnSetTensor(pdnnHandle_t handle, const pdnnTensorDescriptor_t yDesc, void *y,
@@ -81,8 +81,8 @@ pdnnStatus_t pdnnAddTensor(pdnnHandle_t handle, const void *alpha,
     PDNN_TRY(pdnn_tensor_check_broadcast(aDesc, "aDesc", cDesc, "cDesc", __func__));
     PDNN_CHECK_NULL(alpha);
     PDNN_CHECK_NULL(beta);
-    PDNN_TRY(pdnn_tensor_check_data(A, aDesc, "A", __func__));
-    PDNN_TRY(pdnn_tensor_check_data(C, cDesc, "C", __func__));
+    PDNN_TRY(pdnn_check_data(aDesc, A, __func__, "A"));
+    PDNN_TRY(pdnn_check_data(cDesc, C, __func__, "C"));
     PDNN_TRY(pdnn_check_alias(aDesc, A, "A", cDesc, C, "C", __func__));
     pdnn_tensor_log lg = {{"A", aDesc}, {"C", cDesc}};
     if (pdnn_tensor_numel(cDesc) == 0) return pdnn_tensor_noop(__func__, lg);
@@ -134,9 +134,9 @@ pdnnStatus_t pdnnOpTensor(pdnnHandle_t handle, const pdnnOpTensorDescriptor_t op
     PDNN_CHECK_NULL(alpha1);
     if (binary) PDNN_CHECK_NULL(alpha2);
     PDNN_CHECK_NULL(beta);
-    PDNN_TRY(pdnn_tensor_check_data(A, aDesc, "A", __func__));
-    if (binary) PDNN_TRY(pdnn_tensor_check_data(B, bDesc, "B", __func__));
-    PDNN_TRY(pdnn_tensor_check_data(C, cDesc, "C", __func__));
+    PDNN_TRY(pdnn_check_data(aDesc, A, __func__, "A"));
+    if (binary) PDNN_TRY(pdnn_check_data(bDesc, B, __func__, "B"));
+    PDNN_TRY(pdnn_check_data(cDesc, C, __func__, "C"));
     PDNN_TRY(pdnn_check_alias(aDesc, A, "A", cDesc, C, "C", __func__));
     if (binary) PDNN_TRY(pdnn_check_alias(bDesc, B, "B", cDesc, C, "C", __func__));
     pdnn_tensor_log lg = {{"A", aDesc}, {"B", binary ? bDesc : NULL}, {"C", cDesc}};
@@ -168,8 +168,8 @@ pdnnStatus_t pdnnTransformTensor(pdnnHandle_t handle, const void *alpha,
     PDNN_TRY(pdnn_check_same_dims(xDesc, "xDesc", yDesc, "yDesc", __func__));
     PDNN_CHECK_NULL(alpha);
     PDNN_CHECK_NULL(beta);
-    PDNN_TRY(pdnn_tensor_check_data(x, xDesc, "x", __func__));
-    PDNN_TRY(pdnn_tensor_check_data(y, yDesc, "y", __func__));
+    PDNN_TRY(pdnn_check_data(xDesc, x, __func__, "x"));
+    PDNN_TRY(pdnn_check_data(yDesc, y, __func__, "y"));
     PDNN_TRY(pdnn_check_alias(xDesc, x, "x", yDesc, y, "y", __func__));
     pdnn_tensor_log lg = {{"x", xDesc}, {"y", yDesc}};
     if (pdnn_tensor_numel(yDesc) == 0) return pdnn_tensor_noop(__func__, lg);

@@ -5,16 +5,6 @@
 #include "core/log.h"
 #include "ops/tensor/tensor_api_util.h"
 
-pdnnStatus_t pdnn_tensor_check_data(const void *p, const struct pdnnTensorStruct *d,
-                                    const char *name, const char *func)
-{
-    if (p == NULL && pdnn_tensor_numel(d) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func,
-                          "argument '%s' is NULL but its tensor has %lld elements", name,
-                          (long long)pdnn_tensor_numel(d));
-    return PDNN_STATUS_SUCCESS;
-}
-
 pdnnStatus_t pdnn_tensor_check_broadcast(const struct pdnnTensorStruct *a, const char *aname,
                                          const struct pdnnTensorStruct *c, const char *cname,
                                          const char *func)

@@ -5,10 +5,6 @@
 
 #include "core/desc.h"
 
-/* BAD_PARAM_NULL_POINTER when p is NULL and the tensor has elements (NULL is accepted
- * for a tensor with zero elements). */
-pdnnStatus_t pdnn_tensor_check_data(const void *p, const struct pdnnTensorStruct *d,
-                                    const char *name, const char *func);
 /* SHAPE_MISMATCH unless a has c's rank and each of a's dims equals c's or is 1. */
 pdnnStatus_t pdnn_tensor_check_broadcast(const struct pdnnTensorStruct *a, const char *aname,
                                          const struct pdnnTensorStruct *c, const char *cname,
