@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pdnn's build, tests and main job need, when missing.
-# Usage: scripts/deps.sh [build|test]
+# Usage: scripts/deps.sh [build|test|bench]
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev)
 if [ "${1:-build}" = test ]; then
   pkgs+=(libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata)
+fi
+if [ "${1:-build}" = bench ]; then
+  pkgs+=(libopenblas-dev) # peer of bench/gemm_bench.c (bench/peers/openblas_sgemm.c)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

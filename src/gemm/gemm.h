@@ -3,14 +3,17 @@
  *   C[M x N] = alpha * op(A)[M x K] * op(B)[K x N] + beta * C
  *
  * Row-major matrices with leading dimensions; op(X) = X or X^T. When beta == 0, C is
- * never read. Operands are packed into panels (A: MR rows, B: NR columns, each panel
- * stored k-major) in scratch memory the caller provides, then a register-tiled
- * micro-kernel (src/cpu/ukernels/gemm/) computes MR x NR tiles.
+ * never read. B is packed into panels of NR columns (stored k-major) in scratch memory
+ * the caller provides; A is read in place (or packed MR rows at a time when transposed);
+ * a register-tiled micro-kernel (src/cpu/ukernels/gemm/) computes MR x NR tiles. The
+ * micro-kernel is chosen at run time by ISA (AVX-512, AVX2+FMA, scalar), block sizes
+ * from the cache sizes (src/cpu/cache.h).
  *
  * Determinism: K is always cut into PDNN_GEMM_KC blocks at the same places and each
- * block is summed in increasing k; threads split only the output (M and N blocks), so
- * every element of C gets the same arithmetic whatever the thread count or the M/N
- * blocking. Results can differ between micro-kernels (ISA levels), never between runs.
+ * block is summed in increasing k; threads split only the output (rectangles of whole
+ * tiles), so every element of C gets the same arithmetic whatever the thread count, the
+ * M/N blocking or the cache sizes. Results can differ between micro-kernels (ISA
+ * levels), never between runs.
  *
  * Two levels of interface:
  *  - pdnn_gemm(): the complete operation on plain matrices, threads included;
@@ -30,8 +33,10 @@
 
 /* Bounds of every micro-kernel's tile, for sizing buffers before a kernel is chosen. */
 #define PDNN_GEMM_MR_MAX 16
-#define PDNN_GEMM_NR_MAX 32
-/* K block: fixed, so the summation order never depends on anything but K. */
+#define PDNN_GEMM_NR_MAX 64
+/* K block: fixed (not derived from the cache sizes), so the summation order never
+ * depends on anything but K and the micro-kernel: not on the thread count, the M/N
+ * blocking or the machine's caches. */
 #define PDNN_GEMM_KC 256
 /* Alignment (bytes) of every packed buffer carved from scratch. */
 #define PDNN_GEMM_ALIGN 64
@@ -53,8 +58,9 @@ const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t);
 /* ---- complete GEMM */
 
 /* Scratch bytes pdnn_gemm() needs for these sizes and at most nthreads threads, with
- * any micro-kernel (bounded by PDNN_GEMM_MR_MAX/NR_MAX): per thread one MC x KC block
- * of A and one KC x NC block of B. Small (<= ~1.5 MiB per thread) whatever M, N, K.
+ * any micro-kernel (bounded by PDNN_GEMM_MR_MAX/NR_MAX): per thread one KC x NC block
+ * of B (NC from the L2 size: about half of L2) and one MR x KC panel of A. Bounded
+ * whatever M, N, K (~1.1 MiB per thread with a 2 MiB L2). 0 when m, n or k is 0.
  * Returns SIZE_MAX on overflow. */
 size_t pdnn_gemm_scratch_size(pdnnDataType_t t, int64_t m, int64_t n, int64_t k,
                               int nthreads);

@@ -1,28 +1,43 @@
 /* Cache-blocked GEMM driver: packing, macro-kernel, threaded pdnn_gemm (see gemm.h).
  *
- * Blocking: each task owns an MC x NC block of C (MC ~ 144 rows, NC ~ 512 columns, cut
- * smaller when there are fewer blocks than threads) and walks K in PDNN_GEMM_KC steps:
- * pack the MC x KC block of A and the KC x NC block of B into the thread's scratch, then
- * for each NR-column panel of B (kept in L1) run the micro-kernel down the MR-row panels
- * of A (kept in L2). */
+ * pdnn_gemm: the threads split C into a grid of rectangles of whole tiles (gemm_split;
+ * mostly column strips, so no operand is packed twice) and each computes its rectangle
+ * alone, with its own buffers and no barrier. Within a rectangle: for each NC-column
+ * block, for each KC block of K, pack the KC x NC block of B into NR-column panels (kept
+ * in L2; NC from the L2 size detected at run time), then for each MR-row panel of A
+ * (kept in L1: MR x KC elements) run the micro-kernel across all the B panels. A is read
+ * in place when its rows are contiguous (the kernel takes A's strides; lda can be any
+ * size because one panel of MR rows does not collide in L1), else its MR x KC panel is
+ * packed first. KC is fixed (gemm.h). */
 #include <stdint.h>
 
 #ifdef _OPENMP
 #include <omp.h>
 #else
 static inline int omp_get_thread_num(void) { return 0; }
+static inline int omp_get_num_threads(void) { return 1; }
 #endif
 
+#include "cpu/cache.h"
 #include "gemm/gemm.h"
 
-#define GEMM_MC_TARGET 144
-#define GEMM_NC_TARGET 512
+/* Below this many multiply-adds per thread (a few microseconds) a thread does not pay
+ * for its start and join. */
+#define GEMM_MIN_WORK_PER_THREAD (1 << 18)
 
 /* ---- micro-kernel table: best first within each type */
 
 static const pdnn_gemm_ukernel ukernels[] = {
+    {"pdnn_f32_gemm_ukernel_6x64__avx512", PDNN_DATA_FLOAT, PDNN_ISA_AVX512, 6, 64,
+     pdnn_f32_gemm_ukernel_6x64__avx512, NULL},
+    {"pdnn_f32_gemm_ukernel_6x16__avx2_fma", PDNN_DATA_FLOAT, PDNN_ISA_AVX2, 6, 16,
+     pdnn_f32_gemm_ukernel_6x16__avx2_fma, NULL},
     {"pdnn_f32_gemm_ukernel_6x8__scalar", PDNN_DATA_FLOAT, PDNN_ISA_SCALAR, 6, 8,
      pdnn_f32_gemm_ukernel_6x8__scalar, NULL},
+    {"pdnn_f64_gemm_ukernel_6x32__avx512", PDNN_DATA_DOUBLE, PDNN_ISA_AVX512, 6, 32, NULL,
+     pdnn_f64_gemm_ukernel_6x32__avx512},
+    {"pdnn_f64_gemm_ukernel_6x8__avx2_fma", PDNN_DATA_DOUBLE, PDNN_ISA_AVX2, 6, 8, NULL,
+     pdnn_f64_gemm_ukernel_6x8__avx2_fma},
     {"pdnn_f64_gemm_ukernel_4x8__scalar", PDNN_DATA_DOUBLE, PDNN_ISA_SCALAR, 4, 8, NULL,
      pdnn_f64_gemm_ukernel_4x8__scalar},
 };
@@ -38,6 +53,7 @@ const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t)
 /* ---- sizes */
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 static size_t align_up(size_t x)
@@ -45,59 +61,72 @@ static size_t align_up(size_t x)
     return (x + (PDNN_GEMM_ALIGN - 1)) & ~(size_t)(PDNN_GEMM_ALIGN - 1);
 }
 
-/* Bytes of the A block (<= MC x KC for any micro-kernel) and of one thread's share. */
-static size_t gemm_a_bytes(size_t es, int64_t m, int64_t k)
+/* Columns of a B block: KC x NC elements take about half of the L2 cache (the rest
+ * holds the A panel and the lines of C being written); a multiple of NR_MAX. The A
+ * panel (MR x KC elements: 6 KiB for f32) sits in L1 whatever its size. */
+static int64_t gemm_nc_target(size_t es)
 {
-    return align_up((size_t)(min64(m, GEMM_MC_TARGET) + PDNN_GEMM_MR_MAX) *
+    const size_t l2 = pdnn_cpu_cache_sizes()->l2;
+    const int64_t nc = (int64_t)(l2 / 2 / (PDNN_GEMM_KC * es)) / PDNN_GEMM_NR_MAX;
+    return PDNN_GEMM_NR_MAX * (nc < 2 ? 2 : nc > 64 ? 64 : nc);
+}
+
+/* One thread's buffers: the B block (any kernel: nc < min(n, NC) + NR) and an A panel. */
+static size_t gemm_b_bytes(size_t es, int64_t n, int64_t k)
+{
+    return align_up((size_t)(min64(n, gemm_nc_target(es)) + PDNN_GEMM_NR_MAX) *
                     (size_t)min64(k, PDNN_GEMM_KC) * es);
 }
 
-static size_t gemm_thread_bytes(size_t es, int64_t m, int64_t n, int64_t k)
+static size_t gemm_thread_bytes(size_t es, int64_t n, int64_t k)
 {
-    return gemm_a_bytes(es, m, k) +
-           align_up((size_t)(min64(n, GEMM_NC_TARGET) + PDNN_GEMM_NR_MAX) *
-                    (size_t)min64(k, PDNN_GEMM_KC) * es);
+    return gemm_b_bytes(es, n, k) +
+           align_up((size_t)PDNN_GEMM_MR_MAX * (size_t)min64(k, PDNN_GEMM_KC) * es);
 }
 
 size_t pdnn_gemm_scratch_size(pdnnDataType_t t, int64_t m, int64_t n, int64_t k,
                               int nthreads)
 {
     size_t es = t == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
-    if (m <= 0 || n <= 0) return 0;
-    if (k < 0) k = 0;
+    if (m <= 0 || n <= 0 || k <= 0) return 0; /* k == 0: nothing is packed */
     if (nthreads < 1) nthreads = 1;
-    /* per-thread bytes are bounded (< 2 MiB) so only the thread count can overflow */
-    size_t per = gemm_thread_bytes(es, m, n, k);
-    if (per == 0) return 0; /* k == 0: nothing is packed */
+    /* per-thread bytes are bounded (about L2) so only the thread count can overflow */
+    size_t per = gemm_thread_bytes(es, n, k);
     if ((size_t)nthreads > (SIZE_MAX - PDNN_GEMM_ALIGN) / per) return SIZE_MAX;
     return per * (size_t)nthreads + PDNN_GEMM_ALIGN;
 }
 
-typedef struct {
-    int64_t mc, nc, mb, nb;
-    int nt;
-} gemm_blocking;
-
-/* Output blocks for nthreads; the blocking never changes any element's arithmetic. */
-static gemm_blocking gemm_block(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n,
-                                int nthreads)
+/* Threads for an m x n x k product: at most one per tile, and each with enough work to
+ * pay for its start. Never changes any element's arithmetic. */
+static int gemm_threads(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t k,
+                        int nthreads)
 {
-    gemm_blocking b = {0, 0, 0, 0, 1};
-    if (m <= 0 || n <= 0) return b;
-    b.mc = min64(ceil_div(m, uk->mr) * uk->mr, GEMM_MC_TARGET / uk->mr * uk->mr);
-    b.nc = min64(ceil_div(n, uk->nr) * uk->nr, GEMM_NC_TARGET / uk->nr * uk->nr);
-    b.mb = ceil_div(m, b.mc);
-    b.nb = ceil_div(n, b.nc);
-    while (b.mb * b.nb < nthreads && b.nc > uk->nr) {
-        b.nc = ceil_div(ceil_div(b.nc, 2), uk->nr) * uk->nr;
-        b.nb = ceil_div(n, b.nc);
+    const int64_t work = m * n * max64(k, 1) / GEMM_MIN_WORK_PER_THREAD + 1;
+    const int64_t tiles = ceil_div(m, uk->mr) * ceil_div(n, uk->nr);
+    return (int)min64(nthreads < 1 ? 1 : nthreads, min64(work, tiles));
+}
+
+/* Thread tid's rectangle [p0, p1) x [q0, q1) of an mp x np grid of tiles shared by nt
+ * threads: a tr x tc grid of rectangles with the smallest largest rectangle (ties: more
+ * column strips, which pack no part of B twice). */
+static void gemm_split(int64_t mp, int64_t np, int nt, int tid, int64_t *p0, int64_t *p1,
+                       int64_t *q0, int64_t *q1)
+{
+    int tr = 1;
+    int64_t best = INT64_MAX;
+    for (int r = 1; r <= nt; r++) {
+        if (nt % r) continue;
+        const int64_t cost = ceil_div(mp, r) * ceil_div(np, nt / r);
+        if (cost < best) {
+            best = cost;
+            tr = r;
+        }
     }
-    while (b.mb * b.nb < nthreads && b.mc > uk->mr) {
-        b.mc = ceil_div(ceil_div(b.mc, 2), uk->mr) * uk->mr;
-        b.mb = ceil_div(m, b.mc);
-    }
-    b.nt = (int)min64(nthreads < 1 ? 1 : nthreads, b.mb * b.nb);
-    return b;
+    const int tc = nt / tr, ri = tid / tc, ci = tid % tc;
+    *p0 = mp * ri / tr;
+    *p1 = mp * (ri + 1) / tr;
+    *q0 = np * ci / tc;
+    *q1 = np * (ci + 1) / tc;
 }
 
 /* ---- the two element types */

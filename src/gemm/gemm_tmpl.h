@@ -23,16 +23,28 @@ static void GNAME(pack_a)(int mr, int64_t m, int64_t k, const GT *src, int64_t r
 static void GNAME(pack_b)(int nr, int64_t k, int64_t n, const GT *src, int64_t rs,
                           int64_t cs, GT *dst)
 {
+    if (cs == 1) { /* rows of B: each read once from start to end, dealt to the panels */
+        const int64_t nfull = n / nr, rest = n % nr;
+        for (int64_t i = 0; i < k; i++) {
+            const GT *s = src + i * rs;
+            GT *d = dst + i * nr;
+            for (int64_t q = 0; q < nfull; q++, s += nr, d += k * nr)
+                for (int j = 0; j < nr; j++) d[j] = s[j];
+            if (rest) {
+                int64_t j = 0;
+                for (; j < rest; j++) d[j] = s[j];
+                for (; j < nr; j++) d[j] = 0;
+            }
+        }
+        return;
+    }
     for (int64_t q = 0; q * nr < n; q++) {
         const int64_t j0 = q * nr, nn = n - j0 < nr ? n - j0 : nr;
         GT *d = dst + q * k * nr;
         const GT *s = src + j0 * cs;
         for (int64_t i = 0; i < k; i++, d += nr) {
             int64_t j = 0;
-            if (cs == 1)
-                for (; j < nn; j++) d[j] = s[i * rs + j];
-            else
-                for (; j < nn; j++) d[j] = s[i * rs + j * cs];
+            for (; j < nn; j++) d[j] = s[i * rs + j * cs];
             for (; j < nr; j++) d[j] = 0;
         }
     }
@@ -55,13 +67,14 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                 const size_t mm = (size_t)(m - i0 < mr ? m - i0 : mr);
                 const GT *a = ap + (i0 / mr) * a_ps + pc * mr;
                 if (!coff) {
-                    uk->GFN(mm, nn, (size_t)kc, a, b, c + i0 * rs_c + j0 * cs_c,
+                    uk->GFN(mm, nn, (size_t)kc, a, 1, mr, b, c + i0 * rs_c + j0 * cs_c,
                             (ptrdiff_t)rs_c, (ptrdiff_t)cs_c, alpha, b_eff);
                     continue;
                 }
                 /* any column placement: through a tile, same arithmetic as above */
                 GT tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX];
-                uk->GFN((size_t)mr, (size_t)nr, (size_t)kc, a, b, tile, nr, 1, (GT)1, (GT)0);
+                uk->GFN((size_t)mr, (size_t)nr, (size_t)kc, a, 1, mr, b, tile, nr, 1, (GT)1,
+                        (GT)0);
                 for (size_t i = 0; i < mm; i++) {
                     GT *row = c + (i0 + (int64_t)i) * rs_c;
                     for (size_t j = 0; j < nn; j++) {
@@ -77,40 +90,72 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
     } while (pc < k);
 }
 
+/* One thread's rectangle of C: rows [r0, r1), columns [c0, c1) (see gemm_blocked.c). */
+static void GNAME(gemm_rect)(const pdnn_gemm_ukernel *uk, bool ta, bool tb, int64_t r0,
+                             int64_t r1, int64_t c0, int64_t c1, int64_t k, GT alpha,
+                             const GT *a, int64_t lda, const GT *b, int64_t ldb, GT beta, GT *c,
+                             int64_t ldc, GT *bbuf, GT *apan)
+{
+    const int64_t mr = uk->mr, nr = uk->nr;
+    const int64_t ncr = max64(nr, gemm_nc_target(sizeof(GT)) / nr * nr);
+    /* equal column blocks (up to NR) rather than full ones and a small rest */
+    const int64_t nc = ceil_div(ceil_div(c1 - c0, ceil_div(c1 - c0, ncr)), nr) * nr;
+    const int64_t b_rs = tb ? 1 : ldb, b_cs = tb ? ldb : 1;
+    for (int64_t j0 = c0; j0 < c1; j0 += nc) {
+        const int64_t nn = min64(c1 - j0, nc), np = ceil_div(nn, nr);
+        int64_t pc = 0;
+        do {
+            const int64_t kc = min64(k - pc, PDNN_GEMM_KC);
+            const GT b_eff = pc == 0 ? beta : (GT)1;
+            if (kc > 0) /* (a and b may be NULL when k == 0: nothing is read) */
+                GNAME(pack_b)((int)nr, kc, nn, b + pc * b_rs + j0 * b_cs, b_rs, b_cs, bbuf);
+            for (int64_t i0 = r0; i0 < r1; i0 += mr) {
+                const int64_t mm = min64(r1 - i0, mr);
+                const GT *ap = a;
+                ptrdiff_t ars = 0, acs = 0;
+                if (kc > 0 && !ta) { /* rows of A read in place */
+                    ap = a + i0 * lda + pc;
+                    ars = (ptrdiff_t)lda;
+                    acs = 1;
+                } else if (kc > 0) { /* columns of A^T: packed into one panel */
+                    GNAME(pack_a)((int)mr, mm, kc, a + pc * lda + i0, 1, lda, apan);
+                    ap = apan;
+                    ars = 1;
+                    acs = (ptrdiff_t)mr;
+                }
+                GT *ci = c + i0 * ldc + j0;
+                for (int64_t q = 0; q < np; q++)
+                    uk->GFN((size_t)mm, (size_t)min64(nn - q * nr, nr), (size_t)kc, ap, ars, acs,
+                            bbuf + q * kc * nr, ci + q * nr, (ptrdiff_t)ldc, 1, alpha, b_eff);
+            }
+            pc += kc;
+        } while (pc < k);
+    }
+}
+
 static void GNAME(gemm)(const pdnn_gemm_ukernel *uk, bool ta, bool tb, int64_t m,
                         int64_t n, int64_t k, GT alpha, const GT *a, int64_t lda,
                         const GT *b, int64_t ldb, GT beta, GT *c, int64_t ldc,
                         void *scratch, int nthreads)
 {
-    gemm_blocking bl = gemm_block(uk, m, n, nthreads);
-    const size_t stride = gemm_thread_bytes(sizeof(GT), m, n, k);
-    const size_t a_part = gemm_a_bytes(sizeof(GT), m, k);
+    const int nt_want = gemm_threads(uk, m, n, k, nthreads);
+    const size_t per = gemm_thread_bytes(sizeof(GT), n, k);
+    const size_t b_part = gemm_b_bytes(sizeof(GT), n, k);
     char *base = pdnn_gemm_align_ptr(scratch);
-    const int64_t a_rs = ta ? 1 : lda, a_cs = ta ? lda : 1;
-    const int64_t b_rs = tb ? 1 : ldb, b_cs = tb ? ldb : 1;
-#pragma omp parallel num_threads(bl.nt) if (bl.nt > 1)
+    const int64_t mr = uk->mr, nr = uk->nr;
+#pragma omp parallel num_threads(nt_want) if (nt_want > 1)
     {
-        GT *abuf = (GT *)(base + (size_t)omp_get_thread_num() * stride);
-        GT *bbuf = (GT *)((char *)abuf + a_part);
-#pragma omp for schedule(static)
-        for (int64_t task = 0; task < bl.mb * bl.nb; task++) {
-            const int64_t i0 = (task % bl.mb) * bl.mc, j0 = (task / bl.mb) * bl.nc;
-            const int64_t mm = m - i0 < bl.mc ? m - i0 : bl.mc;
-            const int64_t nn = n - j0 < bl.nc ? n - j0 : bl.nc;
-            int64_t pc = 0;
-            do {
-                const int64_t kc = k - pc < PDNN_GEMM_KC ? k - pc : PDNN_GEMM_KC;
-                if (kc > 0) { /* (a and b may be NULL when k == 0) */
-                    GNAME(pack_a)(uk->mr, mm, kc, a + i0 * a_rs + pc * a_cs, a_rs, a_cs,
-                                  abuf);
-                    GNAME(pack_b)(uk->nr, kc, nn, b + pc * b_rs + j0 * b_cs, b_rs, b_cs,
-                                  bbuf);
-                }
-                GNAME(macro)(uk, mm, nn, kc, abuf, kc * uk->mr, bbuf, kc * uk->nr,
-                             c + i0 * ldc + j0, ldc, 1, NULL, alpha, pc == 0 ? beta : (GT)1);
-                pc += kc;
-            } while (pc < k);
-        }
+        /* the team may be smaller than asked (nested region): split by its real size */
+        const int nt = omp_get_num_threads(), tid = omp_get_thread_num();
+        GT *bbuf = k > 0 ? (GT *)(base + (size_t)tid * per) : NULL;
+        GT *apan = k > 0 ? (GT *)((char *)bbuf + b_part) : NULL;
+        int64_t p0, p1, q0, q1;
+        gemm_split(ceil_div(m, mr), ceil_div(n, nr), nt, tid, &p0, &p1, &q0, &q1);
+        const int64_t r0 = p0 * mr, r1 = min64(m, p1 * mr);
+        const int64_t c0 = q0 * nr, c1 = min64(n, q1 * nr);
+        if (r0 < r1 && c0 < c1)
+            GNAME(gemm_rect)(uk, ta, tb, r0, r1, c0, c1, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                             bbuf, apan);
     }
 }
 

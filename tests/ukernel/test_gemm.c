@@ -1,9 +1,11 @@
 /* The internal GEMM (src/gemm) and its micro-kernels against a naive double oracle:
  * every tile-edge remainder, transposes, leading dimensions wider than the matrix
  * (the gaps hold NaN and must stay unread, C's gaps must stay unwritten), alpha/beta
- * (beta == 0 with NaN in C), zero sizes, K across the KC block boundary, small-integer
- * data (exact) and random data (1 vs 2 vs 3 threads bitwise). Each micro-kernel this
- * CPU runs is tested, via PDNN_MAX_CPU_ISA. */
+ * (beta == 0 with NaN in C), zero sizes, K across the KC block boundary, shapes over
+ * several MC and NC blocks, small-integer data (exact) and random data (1 vs 2 vs 3
+ * threads bitwise, including tile-edge shapes big enough to be split between threads).
+ * Each micro-kernel this CPU runs is tested (scalar, AVX2, AVX-512 for FLOAT and
+ * DOUBLE), via PDNN_MAX_CPU_ISA, and each cap is checked to select its own kernel. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +77,8 @@ static void run_case(const gcase *g)
 
     void *first = NULL;
     const int threads[3] = {1, 2, 3};
-    const int nthr = g->m * g->n * g->k > 4000 ? 2 : 3; /* 3 threads oversubscribe 2 cores */
+    /* 3 threads oversubscribe 2 cores: only for the smaller products */
+    const int nthr = g->m * g->n * g->k > 3000000 ? 2 : 3;
     for (int ti = 0; ti < nthr; ti++) {
         void *c = tu_alloc(t, cn);
         memcpy(c, c0, cn * esz(t));
@@ -134,13 +137,15 @@ static void random_case(pdnnDataType_t t, int64_t m, int64_t n, int64_t k, bool 
 }
 
 /* The micro-kernel alone: every mr x nr remainder, general C strides, beta == 0 with
- * NaN, cells outside the tile untouched. */
+ * NaN, cells outside the tile untouched; A as a packed panel, as mr rows of a row-major
+ * matrix and as mr columns of a column-major one (each allocated to its last element, so
+ * a read of a row past mr is an out-of-bounds read for the sanitizers). */
 static void test_ukernel(const pdnn_gemm_ukernel *uk)
 {
     const pdnnDataType_t t = uk->dtype;
     const int MR = uk->mr, NR = uk->nr;
-    static const int kcs[] = {0, 1, 3, 17};
-    for (int ki = 0; ki < 4; ki++) {
+    static const int kcs[] = {0, 1, 3, 17, 64};
+    for (int ki = 0; ki < 5; ki++) {
         const int kc = kcs[ki];
         void *a = tu_alloc(t, (size_t)(kc * MR + 1));
         void *b = tu_alloc(t, (size_t)(kc * NR + 1));
@@ -148,11 +153,26 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
         tu_fill_int(b, t, (size_t)(kc * NR), -3, 3);
         for (int mr = 0; mr <= MR; mr++)
             for (int nr = 0; nr <= NR; nr++)
-                for (int layout = 0; layout < 2; layout++) {
-                    /* layout 0: rows of NR+3; layout 1: C transposed in memory */
-                    const ptrdiff_t rs = layout ? 1 : NR + 3, cs = layout ? MR + 2 : 1;
+                for (int layout = 0; layout < 6; layout++) {
+                    /* layout % 2 == 0: rows of NR+3; 1: C transposed in memory.
+                     * layout / 2: A packed, A row-major (lda kc+2), A column-major (mr+1) */
+                    const ptrdiff_t rs = layout % 2 ? 1 : NR + 3, cs = layout % 2 ? MR + 2 : 1;
+                    const int al = layout / 2;
+                    const ptrdiff_t rs_a = al == 0 ? 1 : al == 1 ? kc + 2 : 1;
+                    const ptrdiff_t cs_a = al == 0 ? MR : al == 1 ? 1 : mr + 1;
+                    size_t an = al == 0 ? (size_t)(kc * MR)
+                              : mr == 0 || kc == 0 ? 0
+                              : (size_t)((mr - 1) * rs_a + (kc - 1) * cs_a + 1);
+                    void *aw = al == 0 ? a : tu_alloc(t, an ? an : 1);
+                    if (al != 0) {
+                        tu_poison(aw, t, an ? an : 1);
+                        for (int i = 0; i < mr; i++)
+                            for (int kk = 0; kk < kc; kk++)
+                                tu_put(aw, t, (size_t)(i * rs_a + kk * cs_a),
+                                       tu_get(a, t, (size_t)(kk * MR + i)));
+                    }
                     const size_t cn = (size_t)(MR + 2) * (size_t)(NR + 3);
-                    const double beta = (mr + nr) % 2 ? 0.0 : -1.5, alpha = 2.0;
+                    const double beta = (mr + nr + layout / 2) % 2 ? 0.0 : -1.5, alpha = 2.0;
                     void *c = tu_alloc(t, cn);
                     double *ref = malloc(cn * sizeof(double));
                     for (size_t i = 0; i < cn; i++) tu_put(c, t, i, SENTINEL);
@@ -171,13 +191,15 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
                             ref[i * rs + j * cs] = r;
                         }
                     if (t == PDNN_DATA_DOUBLE)
-                        uk->f64((size_t)mr, (size_t)nr, (size_t)kc, a, b, c, rs, cs, alpha, beta);
+                        uk->f64((size_t)mr, (size_t)nr, (size_t)kc, aw, rs_a, cs_a, b, c, rs, cs,
+                                alpha, beta);
                     else
-                        uk->f32((size_t)mr, (size_t)nr, (size_t)kc, a, b, c, rs, cs,
+                        uk->f32((size_t)mr, (size_t)nr, (size_t)kc, aw, rs_a, cs_a, b, c, rs, cs,
                                 (float)alpha, (float)beta);
                     size_t bad = tu_count_mismatch(ref, c, t, cn);
                     TU_CHECK(bad == 0, "%s mr=%d nr=%d kc=%d layout %d: %zu mismatches", uk->name,
                              mr, nr, kc, layout, bad);
+                    if (al != 0) free(aw);
                     free(c);
                     free(ref);
                 }
@@ -287,34 +309,80 @@ static void test_kernel_set(pdnnDataType_t t)
         random_case(t, tu_int(1, 20), tu_int(1, 40), ks[i], true);
         random_case(t, tu_int(1, 20), tu_int(1, 40), ks[i], false);
     }
+    /* tile edges of M and N around 1, 2 and 3 tiles with K over two KC blocks: big
+     * enough that 2 and 3 threads split the tiles (bitwise equal to 1 thread) */
+    const int64_t mr = uk->mr, nr = uk->nr;
+    const int64_t me[] = {1, mr - 1, mr, mr + 1, 2 * mr + 1, 3 * mr + 2, 5 * mr - 1};
+    const int64_t ne[] = {1, nr - 1, nr, nr + 1, 2 * nr + 1, 3 * nr - 1, 4 * nr + 3};
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < 7; j++) {
+            if (me[i] < 1 || ne[j] < 1) continue;
+            random_case(t, me[i], ne[j], PDNN_GEMM_KC + 1 + tu_int(0, 40), (i + j) % 2 == 0);
+        }
     /* random shapes, a few spanning several MC and NC blocks */
     for (int i = 0; i < 30; i++)
         random_case(t, tu_int(0, 40), tu_int(0, 70), tu_int(0, 300), i % 2 == 0);
     random_case(t, 150, 300, 24, true);
     random_case(t, 160, 37, 270, false);
     random_case(t, 7, 1100, 9, false);
+    /* over the cache-derived MC (~1000 rows) and NC (~4000 columns) block sizes */
+    random_case(t, 1100, 23, 40, true);
+    random_case(t, 1031, 19, 2 * PDNN_GEMM_KC + 9, false);
+    random_case(t, 5, 4700, 30, true);
+    random_case(t, 9, 8300, 3, false);
     test_zero_sizes(t);
+}
+
+/* The scratch size is bounded per thread whatever M, N and K, and the same for every
+ * ISA (it is read before a kernel is chosen). */
+static void test_scratch_bounds(void)
+{
+    const int64_t big = (int64_t)1 << 40;
+    for (int ti = 0; ti < 2; ti++) {
+        pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
+        size_t s1 = pdnn_gemm_scratch_size(t, big, big, big, 1);
+        size_t s4 = pdnn_gemm_scratch_size(t, big, big, big, 4);
+        TU_CHECK(s1 > 0 && s1 < ((size_t)16 << 20), "scratch for huge sizes: %zu bytes", s1);
+        TU_CHECK(s4 > s1 && s4 <= 4 * s1, "scratch for 4 threads: %zu bytes (1: %zu)", s4, s1);
+        size_t sc[3];
+        static const char *caps[] = {"scalar", "avx2", "avx512"};
+        for (int ci = 0; ci < 3; ci++) {
+            setenv("PDNN_MAX_CPU_ISA", caps[ci], 1);
+            sc[ci] = pdnn_gemm_scratch_size(t, 300, 700, 900, 2);
+        }
+        unsetenv("PDNN_MAX_CPU_ISA");
+        TU_CHECK(sc[0] == sc[1] && sc[1] == sc[2], "scratch depends on the ISA");
+    }
 }
 
 int main(void)
 {
     tu_seed(20240611);
     test_by_hand();
+    test_scratch_bounds();
     static const char *caps[] = {"scalar", "avx2", "avx512"};
     const pdnn_gemm_ukernel *done[8];
     int ndone = 0;
+    const pdnn_isa detected = pdnn_cpu_isa_detected();
     for (int ci = 0; ci < 3; ci++) {
         setenv("PDNN_MAX_CPU_ISA", caps[ci], 1);
+        const pdnn_isa want = (pdnn_isa)ci < detected ? (pdnn_isa)ci : detected;
         for (int ti = 0; ti < 2; ti++) {
             pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
             const pdnn_gemm_ukernel *uk = pdnn_gemm_ukernel_select(t);
+            TU_CHECK(uk && uk->isa == want, "cap %s selects %s (isa %s), expected an %s kernel",
+                     caps[ci], uk ? uk->name : "nothing", uk ? pdnn_isa_name(uk->isa) : "-",
+                     pdnn_isa_name(want));
             bool seen = false;
             for (int j = 0; j < ndone; j++) seen = seen || done[j] == uk;
             if (seen || !uk) continue;
             done[ndone++] = uk;
+            printf("ukernel/gemm: %s\n", uk->name);
             test_kernel_set(t);
         }
     }
+    TU_CHECK(ndone == 2 * ((int)detected + 1), "%d kernels tested for isa %s", ndone,
+             pdnn_isa_name(detected));
     unsetenv("PDNN_MAX_CPU_ISA");
     return tu_finish("ukernel/gemm");
 }

@@ -5,11 +5,11 @@
 #define MR 6
 #define NR 8
 
-void pdnn_f32_gemm_ukernel_6x8__scalar(size_t mr, size_t nr, size_t kc,
-                                       const float *restrict a, const float *restrict b,
-                                       float *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c,
-                                       float alpha, float beta)
+PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x8__scalar)
 {
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
+    for (int i = 0; i < MR; i++) ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
     float acc[MR][NR];
     for (int i = 0; i < MR; i++)
         for (int j = 0; j < NR; j++) acc[i][j] = 0.0f;
@@ -17,10 +17,10 @@ void pdnn_f32_gemm_ukernel_6x8__scalar(size_t mr, size_t nr, size_t kc,
         float bk[NR];
         for (int j = 0; j < NR; j++) bk[j] = b[j];
         for (int i = 0; i < MR; i++) {
-            const float ai = a[i];
+            const float ai = a[ao[i]];
             for (int j = 0; j < NR; j++) acc[i][j] += ai * bk[j];
         }
-        a += MR;
+        a += cs_a;
         b += NR;
     }
     if (mr == MR && nr == NR && cs_c == 1) {

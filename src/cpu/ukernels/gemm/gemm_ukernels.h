@@ -1,34 +1,57 @@
 /* GEMM micro-kernels (internal), named as in XNNPACK:
  * pdnn_<type>_gemm_ukernel_<MR>x<NR>__<isa>, one ISA per file.
  *
- * A micro-kernel computes one MR x NR tile of C from packed panels:
- *   acc[i][j] = sum_{k < kc} a[k * MR + i] * b[k * NR + j]   (k in increasing order)
+ * A micro-kernel computes one MR x NR tile of C:
+ *   acc[i][j] = sum_{k < kc} A(i, k) * b[k * NR + j]   (k in increasing order)
  *   C[i][j]   = alpha * acc[i][j] + beta * C[i][j]   for i < mr, j < nr
- * with C[i][j] at c[i * rs_c + j * cs_c]. When beta == 0, C is never read. Rows i >= mr
- * and columns j >= nr of the panels are computed but never stored (the packers fill
- * them with zeros). kc may be 0 (acc = 0). The epilogue multiplies and adds separately
- * (no fused multiply-add), so a tile stored through a scratch tile with alpha = 1,
- * beta = 0 and blended afterwards gives the same bits as a direct store. */
+ * with A(i, k) at a[i * rs_a + k * cs_a] (a packed panel: rs_a = 1, cs_a = MR; a plain
+ * row-major matrix: rs_a = lda, cs_a = 1) and C[i][j] at c[i * rs_c + j * cs_c]. Only
+ * rows i < mr of A are read (the kernel repeats row mr - 1 in the rows it does not
+ * store); B is a packed panel of kc rows of NR elements, all readable (columns j >= nr
+ * are computed, never stored: the packers fill them with zeros). When beta == 0, C is
+ * never read. mr or nr may be 0 (nothing is read or written); kc may be 0 (acc = 0).
+ * The epilogue multiplies and adds separately (no fused multiply-add), so a tile stored
+ * through a scratch tile with alpha = 1, beta = 0 and blended afterwards gives the same
+ * bits as a direct store. (The library is built with -std=c11, so gcc contracts no
+ * a * b + c into an FMA behind the code's back.) Every element's sum is the same
+ * sequence of operations wherever the tile lies and whatever A's strides, so results
+ * never depend on the blocking or the thread count; they do differ between kernels
+ * (the SIMD kernels fuse each multiply-add, the scalar ones do not).
+ *
+ * The SIMD kernels share one body, gemm_ukernel_tmpl.h; nothing needs alignment. */
 #ifndef PDNN_UKERNELS_GEMM_H
 #define PDNN_UKERNELS_GEMM_H
 
 #include <stddef.h>
 
-typedef void (*pdnn_f32_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc,
-                                         const float *a, const float *b, float *c,
-                                         ptrdiff_t rs_c, ptrdiff_t cs_c, float alpha,
-                                         float beta);
-typedef void (*pdnn_f64_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc,
-                                         const double *a, const double *b, double *c,
-                                         ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha,
-                                         double beta);
+typedef void (*pdnn_f32_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const float *a,
+                                         ptrdiff_t rs_a, ptrdiff_t cs_a, const float *b,
+                                         float *c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                                         float alpha, float beta);
+typedef void (*pdnn_f64_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const double *a,
+                                         ptrdiff_t rs_a, ptrdiff_t cs_a, const double *b,
+                                         double *c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                                         double alpha, double beta);
+
+#define PDNN_F32_GEMM_UKERNEL(name)                                                        \
+    void name(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a,    \
+              ptrdiff_t cs_a, const float *restrict b, float *restrict c, ptrdiff_t rs_c,  \
+              ptrdiff_t cs_c, float alpha, float beta)
+#define PDNN_F64_GEMM_UKERNEL(name)                                                        \
+    void name(size_t mr, size_t nr, size_t kc, const double *restrict a, ptrdiff_t rs_a,   \
+              ptrdiff_t cs_a, const double *restrict b, double *restrict c, ptrdiff_t rs_c, \
+              ptrdiff_t cs_c, double alpha, double beta)
 
 /* Plain C, auto-vectorized for baseline x86-64 (SSE2). */
-void pdnn_f32_gemm_ukernel_6x8__scalar(size_t mr, size_t nr, size_t kc, const float *a,
-                                       const float *b, float *c, ptrdiff_t rs_c,
-                                       ptrdiff_t cs_c, float alpha, float beta);
-void pdnn_f64_gemm_ukernel_4x8__scalar(size_t mr, size_t nr, size_t kc, const double *a,
-                                       const double *b, double *c, ptrdiff_t rs_c,
-                                       ptrdiff_t cs_c, double alpha, double beta);
+PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x8__scalar);
+PDNN_F64_GEMM_UKERNEL(pdnn_f64_gemm_ukernel_4x8__scalar);
+
+/* AVX2 + FMA3 (16 ymm registers): 12 accumulators. */
+PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x16__avx2_fma);
+PDNN_F64_GEMM_UKERNEL(pdnn_f64_gemm_ukernel_6x8__avx2_fma);
+
+/* AVX-512F (32 zmm registers): 24 accumulators. */
+PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x64__avx512);
+PDNN_F64_GEMM_UKERNEL(pdnn_f64_gemm_ukernel_6x32__avx512);
 
 #endif

@@ -1,0 +1,90 @@
+/* Body of the SIMD GEMM micro-kernels (internal), included by each
+ * f32/f64_gemm_<MR>x<NR>__<isa>.c file after it defines:
+ *   UK_FN      the function name          UK_T   float or double
+ *   UK_MR      rows of the tile           UK_NV  vectors per row (NR = UK_NV * UK_W)
+ *   UK_W       lanes of a vector          V      the vector type
+ *   VZERO() VSET1(x) VLOADU(p) VSTOREU(p, v) VFMA(a, b, acc) VMUL(a, b) VADD(a, b)
+ *   VMASK      a lane-mask type; VMASK_FIRST(n) the mask of the first n lanes (0 < n < W)
+ *   VMLOADZ(m, p) masked load (lanes off read nothing, give 0); VMSTORE(p, m, v)
+ * Contract in gemm_ukernels.h: acc[i][j] = sum_k A(i,k) * b[k*NR+j] with one fused
+ * multiply-add per k in increasing k; the epilogue rounds alpha * acc, then adds
+ * beta * C (a separate multiply and add; C unread when beta == 0). All MR x NR
+ * accumulators stay in registers (the loops are unrolled completely). */
+
+#define UK_NR (UK_NV * UK_W)
+#define UK_UNROLL _Pragma("GCC unroll 16")
+
+void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+           ptrdiff_t cs_a, const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c,
+           ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
+    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    V acc[UK_MR][UK_NV];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
+        acc[i][j] = VZERO();
+    for (size_t k = 0; k < kc; k++) {
+        V bv[UK_NV];
+        UK_UNROLL for (int j = 0; j < UK_NV; j++) bv[j] = VLOADU(b + UK_W * j);
+        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+            const V ai = VSET1(a[ao[i]]);
+            UK_UNROLL for (int j = 0; j < UK_NV; j++) acc[i][j] = VFMA(ai, bv[j], acc[i][j]);
+        }
+        a += cs_a;
+        b += UK_NR;
+    }
+
+    const V va = VSET1(alpha), vb = VSET1(beta);
+    const int rd = beta != (UK_T)0; /* C is read */
+    if (cs_c == 1 && nr == UK_NR) { /* whole rows: plain loads and stores */
+        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+            if ((size_t)i >= mr) break;
+            UK_T *ci = c + i * rs_c;
+            UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+                V v = VMUL(va, acc[i][j]);
+                if (rd) v = VADD(v, VMUL(vb, VLOADU(ci + UK_W * j)));
+                VSTOREU(ci + UK_W * j, v);
+            }
+        }
+        return;
+    }
+    if (cs_c == 1) { /* column remainder: full vectors, then one masked vector */
+        const size_t nfull = nr / UK_W, rem = nr % UK_W;
+        const VMASK mk = VMASK_FIRST(rem ? rem : 1);
+        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+            if ((size_t)i >= mr) break;
+            UK_T *ci = c + i * rs_c;
+            UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+                if ((size_t)j > nfull || ((size_t)j == nfull && rem == 0)) break;
+                V v = VMUL(va, acc[i][j]);
+                if ((size_t)j < nfull) {
+                    if (rd) v = VADD(v, VMUL(vb, VLOADU(ci + UK_W * j)));
+                    VSTOREU(ci + UK_W * j, v);
+                } else {
+                    if (rd) v = VADD(v, VMUL(vb, VMLOADZ(mk, ci + UK_W * j)));
+                    VMSTORE(ci + UK_W * j, mk, v);
+                }
+            }
+        }
+        return;
+    }
+    /* any strides: the cells of C are copied into a tile (only when read), blended there
+     * with the same vector arithmetic, and copied back */
+    UK_T tile[UK_MR][UK_NR] = {{0}};
+    if (rd)
+        for (size_t i = 0; i < mr; i++)
+            for (size_t j = 0; j < nr; j++)
+                tile[i][j] = c[(ptrdiff_t)i * rs_c + (ptrdiff_t)j * cs_c];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+        V v = VMUL(va, acc[i][j]);
+        if (rd) v = VADD(v, VMUL(vb, VLOADU(&tile[i][UK_W * j])));
+        VSTOREU(&tile[i][UK_W * j], v);
+    }
+    for (size_t i = 0; i < mr; i++)
+        for (size_t j = 0; j < nr; j++) c[(ptrdiff_t)i * rs_c + (ptrdiff_t)j * cs_c] = tile[i][j];
+}
+
+#undef UK_NR
+#undef UK_UNROLL
