@@ -28,20 +28,42 @@ static bool same_view(const struct pdnnTensorStruct *a, const void *pa,
     return true;
 }
 
-pdnnStatus_t pdnn_check_alias(const struct pdnnTensorStruct *in, const void *pin,
-                              const char *inname, const struct pdnnTensorStruct *out,
-                              const void *pout, const char *outname, const char *func)
+static pdnnStatus_t check(const struct pdnnTensorStruct *in, const void *pin,
+                          const char *inname, const struct pdnnTensorStruct *out,
+                          const void *pout, const char *outname, const char *func,
+                          bool allow_same_view)
 {
     uintptr_t alo, ahi, blo, bhi;
     span(in, pin, &alo, &ahi);
     span(out, pout, &blo, &bhi);
     if (alo == ahi || blo == bhi || ahi <= blo || bhi <= alo) return PDNN_STATUS_SUCCESS;
-    if (same_view(in, pin, out, pout)) return PDNN_STATUS_SUCCESS;
+    if (same_view(in, pin, out, pout)) {
+        if (allow_same_view) return PDNN_STATUS_SUCCESS;
+        return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
+                          "%s and %s are the same buffer; this operation cannot run in place",
+                          inname, outname);
+    }
     char sa[160], sb[160];
     pdnn_tensor_str(in, sa, sizeof sa);
     pdnn_tensor_str(out, sb, sizeof sb);
     return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
                       "%s (%s at %p) and %s (%s at %p) overlap in memory without being the "
-                      "same tensor; in-place use needs equal pointers and equal strides",
-                      inname, sa, pin, outname, sb, pout);
+                      "same tensor%s",
+                      inname, sa, pin, outname, sb, pout,
+                      allow_same_view ? "; in-place use needs equal pointers and equal strides"
+                                      : "");
+}
+
+pdnnStatus_t pdnn_check_alias(const struct pdnnTensorStruct *in, const void *pin,
+                              const char *inname, const struct pdnnTensorStruct *out,
+                              const void *pout, const char *outname, const char *func)
+{
+    return check(in, pin, inname, out, pout, outname, func, true);
+}
+
+pdnnStatus_t pdnn_check_disjoint(const struct pdnnTensorStruct *in, const void *pin,
+                                 const char *inname, const struct pdnnTensorStruct *out,
+                                 const void *pout, const char *outname, const char *func)
+{
+    return check(in, pin, inname, out, pout, outname, func, false);
 }

@@ -11,5 +11,11 @@
 pdnnStatus_t pdnn_check_alias(const struct pdnnTensorStruct *in, const void *pin,
                               const char *inname, const struct pdnnTensorStruct *out,
                               const void *pout, const char *outname, const char *func);
+/* As pdnn_check_alias, but the very same view is refused too: for ops that read a
+ * neighbourhood of inputs for each output (pooling, convolution) and so never run in
+ * place. */
+pdnnStatus_t pdnn_check_disjoint(const struct pdnnTensorStruct *in, const void *pin,
+                                 const char *inname, const struct pdnnTensorStruct *out,
+                                 const void *pout, const char *outname, const char *func);
 
 #endif

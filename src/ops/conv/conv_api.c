@@ -121,19 +121,6 @@ static pdnnStatus_t check_ws(const void *ws, size_t bytes, const char *func)
     return PDNN_STATUS_SUCCESS;
 }
 
-/* An input must not share memory with the output: convolution never runs in place. */
-static pdnnStatus_t check_disjoint(const tensor_t *in, const void *pin, const char *inname,
-                                   const tensor_t *out, const void *pout, const char *outname,
-                                   const char *func)
-{
-    PDNN_TRY(pdnn_check_alias(in, pin, inname, out, pout, outname, func));
-    if (pin == pout && pin != NULL && pdnn_tensor_numel(in) > 0 && pdnn_tensor_numel(out) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
-                          "%s and %s are the same buffer; convolution cannot run in place",
-                          inname, outname);
-    return PDNN_STATUS_SUCCESS;
-}
-
 static void dims_str(const int64_t *d, int nb, char *buf, size_t n)
 {
     size_t off = 0;
@@ -270,16 +257,16 @@ pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir, const 
     PDNN_TRY(pdnn_check_data(y, yp, func, yp_name));
     switch (dir) {
     case PDNN_CONV_FWD:
-        PDNN_TRY(check_disjoint(x, xp, xp_name, y, yp, yp_name, func));
-        PDNN_TRY(check_disjoint(&wt, wp, wp_name, y, yp, yp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(x, xp, xp_name, y, yp, yp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(&wt, wp, wp_name, y, yp, yp_name, func));
         break;
     case PDNN_CONV_BWD_DATA:
-        PDNN_TRY(check_disjoint(y, yp, yp_name, x, xp, xp_name, func));
-        PDNN_TRY(check_disjoint(&wt, wp, wp_name, x, xp, xp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(y, yp, yp_name, x, xp, xp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(&wt, wp, wp_name, x, xp, xp_name, func));
         break;
     case PDNN_CONV_BWD_FILTER:
-        PDNN_TRY(check_disjoint(x, xp, xp_name, &wt, wp, wp_name, func));
-        PDNN_TRY(check_disjoint(y, yp, yp_name, &wt, wp, wp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(x, xp, xp_name, &wt, wp, wp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(y, yp, yp_name, &wt, wp, wp_name, func));
         break;
     }
     return PDNN_STATUS_SUCCESS;
@@ -436,7 +423,7 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
     PDNN_TRY(pdnn_check_data(zDesc, z, func, "z"));
     PDNN_TRY(pdnn_check_data(biasDesc, bias, func, "bias"));
     PDNN_TRY(pdnn_check_alias(zDesc, z, "z", yDesc, y, "y", func));
-    PDNN_TRY(check_disjoint(biasDesc, bias, "bias", yDesc, y, "y", func));
+    PDNN_TRY(pdnn_check_disjoint(biasDesc, bias, "bias", yDesc, y, "y", func));
 
     const double a1 = pdnn_scalar(alpha1, p.dtype), a2 = pdnn_scalar(alpha2, p.dtype);
     const bool z_is_y = z == y;
@@ -481,7 +468,7 @@ pdnnStatus_t pdnnConvolutionBackwardBias(pdnnHandle_t handle, const void *alpha,
     }
     PDNN_TRY(pdnn_check_data(dyDesc, dy, func, "dy"));
     PDNN_TRY(pdnn_check_data(dbDesc, db, func, "db"));
-    PDNN_TRY(check_disjoint(dyDesc, dy, "dy", dbDesc, db, "db", func));
+    PDNN_TRY(pdnn_check_disjoint(dyDesc, dy, "dy", dbDesc, db, "db", func));
     if (pdnn_tensor_numel(dbDesc) > 0)
         pdnn_conv_ref_bwd_bias(dyDesc, dy, dbDesc, db, pdnn_scalar(alpha, dyDesc->dtype),
                                pdnn_scalar(beta, dyDesc->dtype), handle->nthreads);

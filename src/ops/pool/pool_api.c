@@ -15,20 +15,6 @@
 typedef struct pdnnTensorStruct tensor_t;
 typedef struct pdnnPoolingStruct pool_t;
 
-/* Pooling reads whole windows, so its output may not share memory with an input at all
- * (not even as the very same view). */
-static pdnnStatus_t check_apart(const tensor_t *in, const void *pin, const char *inname,
-                                const tensor_t *out, const void *pout, const char *outname,
-                                const char *func)
-{
-    PDNN_TRY(pdnn_check_alias(in, pin, inname, out, pout, outname, func));
-    if (pin == pout && pdnn_tensor_numel(in) > 0 && pdnn_tensor_numel(out) > 0)
-        return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
-                          "%s and %s are the same buffer; pooling cannot run in place",
-                          inname, outname);
-    return PDNN_STATUS_SUCCESS;
-}
-
 /* Common descriptor checks: 1..3 spatial dims computed, x's rank and its output dims
  * equal to `out`'s (SHAPE_MISMATCH otherwise). */
 static pdnnStatus_t check_shapes(const pool_t *pd, const tensor_t *x, const char *xname,
@@ -136,7 +122,7 @@ pdnnStatus_t pdnnPoolingForward(pdnnHandle_t handle, const pdnnPoolingDescriptor
     PDNN_TRY(check_shapes(poolingDesc, xDesc, "xDesc", yDesc, "yDesc", odim, f));
     PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
     PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
-    PDNN_TRY(check_apart(xDesc, x, "x", yDesc, y, "y", f));
+    PDNN_TRY(pdnn_check_disjoint(xDesc, x, "x", yDesc, y, "y", f));
     if (pdnn_tensor_numel(yDesc) == 0) return PDNN_STATUS_SUCCESS;
 
     pdnn_pool_problem p;
@@ -176,9 +162,9 @@ pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
     PDNN_TRY(pdnn_check_data(dyDesc, dy, f, "dy"));
     PDNN_TRY(pdnn_check_data(xDesc, x, f, "x"));
     PDNN_TRY(pdnn_check_data(dxDesc, dx, f, "dx"));
-    PDNN_TRY(check_apart(yDesc, y, "y", dxDesc, dx, "dx", f));
-    PDNN_TRY(check_apart(dyDesc, dy, "dy", dxDesc, dx, "dx", f));
-    PDNN_TRY(check_apart(xDesc, x, "x", dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_disjoint(yDesc, y, "y", dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_disjoint(dyDesc, dy, "dy", dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_disjoint(xDesc, x, "x", dxDesc, dx, "dx", f));
     if (pdnn_tensor_numel(dxDesc) == 0) return PDNN_STATUS_SUCCESS;
 
     pdnn_pool_problem p;
