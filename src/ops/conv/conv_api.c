@@ -121,6 +121,24 @@ static pdnnStatus_t check_ws(const void *ws, size_t bytes, const char *func)
     return PDNN_STATUS_SUCCESS;
 }
 
+/* SHAPE_MISMATCH unless bias b is 1 x K x 1 ... 1 with y's rank and K = y's channels. */
+static pdnnStatus_t check_bias_shape(const tensor_t *b, const char *bname, const tensor_t *y,
+                                     const char *yname, const char *func)
+{
+    bool ok = b->nbDims == y->nbDims;
+    for (int i = 0; ok && i < b->nbDims; i++) ok = b->dim[i] == (i == 1 ? y->dim[1] : 1);
+    if (!ok) {
+        char sb[160], sy[160];
+        pdnn_tensor_str(b, sb, sizeof sb);
+        pdnn_tensor_str(y, sy, sizeof sy);
+        return pdnn_error(PDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, func,
+                          "%s (%s) must be 1 x %lld with all other dims 1, of the rank of "
+                          "%s (%s)",
+                          bname, sb, (long long)y->dim[1], yname, sy);
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
 static void dims_str(const int64_t *d, int nb, char *buf, size_t n)
 {
     size_t off = 0;
@@ -408,17 +426,7 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
     /* bias: 1 x K x 1 ... of y's rank and type */
     PDNN_TRY(pdnn_check_tensor(biasDesc, func, "biasDesc"));
     PDNN_TRY(pdnn_check_same_dtype(biasDesc, "biasDesc", yDesc, "yDesc", func));
-    bool bias_ok = biasDesc->nbDims == yDesc->nbDims;
-    for (int i = 0; bias_ok && i < biasDesc->nbDims; i++)
-        bias_ok = biasDesc->dim[i] == (i == 1 ? yDesc->dim[1] : 1);
-    if (!bias_ok) {
-        char sb[160];
-        pdnn_tensor_str(biasDesc, sb, sizeof sb);
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, func,
-                          "biasDesc (%s) must be 1 x %lld with all other dims 1 and %d dims "
-                          "like yDesc",
-                          sb, (long long)yDesc->dim[1], yDesc->nbDims);
-    }
+    PDNN_TRY(check_bias_shape(biasDesc, "biasDesc", yDesc, "yDesc", func));
     PDNN_TRY(pdnn_check_activation(activationDesc, func, "activationDesc"));
     PDNN_TRY(pdnn_check_data(zDesc, z, func, "z"));
     PDNN_TRY(pdnn_check_data(biasDesc, bias, func, "bias"));
@@ -454,18 +462,7 @@ pdnnStatus_t pdnnConvolutionBackwardBias(pdnnHandle_t handle, const void *alpha,
         return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
                           "dyDesc has %d dims; it must be N x K x spatial (3 to 8 dims)",
                           dyDesc->nbDims);
-    bool ok = dbDesc->nbDims == dyDesc->nbDims;
-    for (int i = 0; ok && i < dbDesc->nbDims; i++)
-        ok = dbDesc->dim[i] == (i == 1 ? dyDesc->dim[1] : 1);
-    if (!ok) {
-        char sb[160], sy[160];
-        pdnn_tensor_str(dbDesc, sb, sizeof sb);
-        pdnn_tensor_str(dyDesc, sy, sizeof sy);
-        return pdnn_error(PDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, func,
-                          "dbDesc (%s) must be 1 x %lld with all other dims 1, of the rank of "
-                          "dyDesc (%s)",
-                          sb, (long long)dyDesc->dim[1], sy);
-    }
+    PDNN_TRY(check_bias_shape(dbDesc, "dbDesc", dyDesc, "dyDesc", func));
     PDNN_TRY(pdnn_check_data(dyDesc, dy, func, "dy"));
     PDNN_TRY(pdnn_check_data(dbDesc, db, func, "db"));
     PDNN_TRY(pdnn_check_disjoint(dyDesc, dy, "dy", dbDesc, db, "db", func));
