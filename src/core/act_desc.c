@@ -3,9 +3,15 @@
 
 #include "core/desc.h"
 #include "core/error.h"
-#include "ops/act/act_math.h"
 
 typedef struct pdnnActivationStruct act_t;
+
+/* True for the modes pdnnActivationMode_t defines. */
+static bool mode_valid(pdnnActivationMode_t m)
+{
+    return (m >= PDNN_ACTIVATION_SIGMOID && m <= PDNN_ACTIVATION_SWISH) ||
+           m == PDNN_ACTIVATION_GELU_ERF || m == PDNN_ACTIVATION_GELU_TANH;
+}
 
 pdnnStatus_t pdnn_check_activation(const act_t *a, const char *func, const char *argname)
 {
@@ -45,7 +51,7 @@ pdnnStatus_t pdnnSetActivationDescriptor(pdnnActivationDescriptor_t activationDe
 {
     const char *f = __func__;
     PDNN_TRY(pdnn_obj_check(PDNN_OBJ_ACTIVATION, activationDesc, f, "activationDesc"));
-    if (!pdnn_act_mode_valid(mode))
+    if (!mode_valid(mode))
         return pdnn_error(PDNN_STATUS_BAD_PARAM, f,
                           "mode %d is not a pdnnActivationMode_t (0..6, 100, 101)", (int)mode);
     if (reluNanOpt != PDNN_NOT_PROPAGATE_NAN && reluNanOpt != PDNN_PROPAGATE_NAN)

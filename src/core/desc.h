@@ -94,6 +94,11 @@ pdnnStatus_t pdnn_check_output_tensor(const struct pdnnTensorStruct *d, const ch
                                       const char *argname);
 pdnnStatus_t pdnn_check_filter(const struct pdnnFilterStruct *d, const char *func,
                                const char *argname);
+/* Live and set activation descriptor (BAD_PARAM_NULL_POINTER for NULL, BAD_PARAM for a
+ * destroyed, wrong-kind or never-set one); in act_desc.c, for every op that takes an
+ * activation descriptor. */
+pdnnStatus_t pdnn_check_activation(const struct pdnnActivationStruct *a, const char *func,
+                                   const char *argname);
 /* NOT_SUPPORTED_DATA_TYPE unless FLOAT or DOUBLE (what every op computes today). */
 pdnnStatus_t pdnn_check_compute_dtype(pdnnDataType_t t, const char *func,
                                       const char *argname);

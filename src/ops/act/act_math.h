@@ -122,17 +122,4 @@ static inline double pdnn_act_bwd(const pdnn_act_params *p, double x, double y, 
     return g * dy;
 }
 
-/* True for the modes this op knows. */
-static inline bool pdnn_act_mode_valid(pdnnActivationMode_t m)
-{
-    return (m >= PDNN_ACTIVATION_SIGMOID && m <= PDNN_ACTIVATION_SWISH) ||
-           m == PDNN_ACTIVATION_GELU_ERF || m == PDNN_ACTIVATION_GELU_TANH;
-}
-
-/* Live and set activation descriptor (BAD_PARAM_NULL_POINTER for NULL, BAD_PARAM for a
- * destroyed, wrong-kind or never-set one); defined in src/core/act_desc.c, for every op
- * that takes an activation descriptor. */
-pdnnStatus_t pdnn_check_activation(const struct pdnnActivationStruct *a, const char *func,
-                                   const char *argname);
-
 #endif

@@ -11,7 +11,6 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "ops/act/act_math.h"
 #include "ops/conv/conv_impls.h"
 #include "ops/conv/conv_internal.h"
 
