@@ -22,6 +22,14 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
     ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
     UK_UNROLL for (int i = 0; i < UK_MR; i++)
         ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    if (cs_c == 1) /* C's lines are fetched while the products are summed */
+        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+            if ((size_t)i >= mr) break;
+            UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+                if ((size_t)(UK_W * j) >= nr) break;
+                _mm_prefetch((const char *)(c + i * rs_c + UK_W * j), _MM_HINT_T0);
+            }
+        }
     V acc[UK_MR][UK_NV];
     UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
         acc[i][j] = VZERO();
