@@ -122,8 +122,12 @@ PDNN_API const char *pdnnGetErrorString(pdnnStatus_t status);
  *  the next failing call replaces it. */
 PDNN_API void pdnnGetLastErrorString(char *message, size_t max);
 
+/** Largest thread count of a handle (pdnnSetNumThreads refuses more). */
+#define PDNN_MAX_THREADS 1024
+
 /** Creates a handle. Threads default to PDNN_NUM_THREADS, then OMP_NUM_THREADS,
- *  then the number of processors. Returns BAD_PARAM_NULL_POINTER if handle is NULL,
+ *  then the number of processors; an environment value that is not a number in
+ *  [1, PDNN_MAX_THREADS] is ignored (the library prints nothing). Returns BAD_PARAM_NULL_POINTER if handle is NULL,
  *  ALLOC_FAILED if memory runs out. */
 PDNN_API pdnnStatus_t pdnnCreate(pdnnHandle_t *handle);
 
@@ -134,8 +138,9 @@ PDNN_API pdnnStatus_t pdnnDestroy(pdnnHandle_t handle);
 PDNN_API pdnnStatus_t pdnnSetStream(pdnnHandle_t handle, pdnnStream_t streamId);
 PDNN_API pdnnStatus_t pdnnGetStream(pdnnHandle_t handle, pdnnStream_t *streamId);
 
-/** Extension: number of OpenMP threads the handle's calls use (>= 1, else
- *  BAD_PARAM_OUT_OF_BOUND). Results do not depend on it: every op partitions over
+/** Extension: number of OpenMP threads the handle's calls use (1 to
+ *  PDNN_MAX_THREADS, else BAD_PARAM_OUT_OF_BOUND). NOT_INITIALIZED for a handle that
+ *  is NULL, destroyed or not a handle. Results do not depend on it: every op partitions over
  *  outputs and reduces in a fixed order. */
 PDNN_API pdnnStatus_t pdnnSetNumThreads(pdnnHandle_t handle, int numThreads);
 PDNN_API pdnnStatus_t pdnnGetNumThreads(pdnnHandle_t handle, int *numThreads);

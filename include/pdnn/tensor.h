@@ -39,26 +39,33 @@ PDNN_API pdnnStatus_t pdnnCreateTensorDescriptor(pdnnTensorDescriptor_t *tensorD
  *  that is not a live tensor descriptor. */
 PDNN_API pdnnStatus_t pdnnDestroyTensorDescriptor(pdnnTensorDescriptor_t tensorDesc);
 
-/** 4-d tensor n x c x h x w, packed in the given format (NCHW or NHWC).
- *  BAD_PARAM if a size is negative or the byte size overflows, NOT_SUPPORTED for an
- *  unknown format or data type. */
+/** 4-d tensor n x c x h x w, packed in the given format (NCHW or NHWC). Sizes may be
+ *  0 (a zero-sized tensor).
+ *  Statuses: BAD_PARAM_NULL_POINTER / BAD_PARAM for a NULL, destroyed or wrong-kind
+ *  descriptor; BAD_PARAM for a negative size, a byte size that overflows 64 bits, or
+ *  an unknown format or data type (as cuDNN). The descriptor is unchanged on error. */
 PDNN_API pdnnStatus_t pdnnSetTensor4dDescriptor(pdnnTensorDescriptor_t tensorDesc,
                                                 pdnnTensorFormat_t format,
                                                 pdnnDataType_t dataType, int n, int c,
                                                 int h, int w);
-/** 4-d tensor with explicit strides in elements (any positive values). */
+/** 4-d tensor with explicit strides in elements (any values >= 1; sizes >= 0).
+ *  Statuses as pdnnSetTensor4dDescriptor; BAD_PARAM for a stride < 1. */
 PDNN_API pdnnStatus_t pdnnSetTensor4dDescriptorEx(pdnnTensorDescriptor_t tensorDesc,
                                                   pdnnDataType_t dataType, int n, int c,
                                                   int h, int w, int nStride, int cStride,
                                                   int hStride, int wStride);
-/** Reads a 4-d descriptor. BAD_PARAM if the descriptor does not have 4 dimensions;
- *  any output pointer may not be NULL. */
+/** Reads a 4-d descriptor. BAD_PARAM if the descriptor does not have 4 dimensions or
+ *  was never set; BAD_PARAM_NULL_POINTER for a NULL output pointer;
+ *  BAD_PARAM_OUT_OF_BOUND when a size or stride does not fit an int (then nothing is
+ *  written). */
 PDNN_API pdnnStatus_t pdnnGetTensor4dDescriptor(const pdnnTensorDescriptor_t tensorDesc,
                                                 pdnnDataType_t *dataType, int *n, int *c,
                                                 int *h, int *w, int *nStride,
                                                 int *cStride, int *hStride,
                                                 int *wStride);
-/** N-d tensor (1 <= nbDims <= 8) with explicit strides in elements. */
+/** N-d tensor (1 <= nbDims <= 8) with explicit strides in elements (>= 1) and sizes
+ *  (>= 0). Statuses as pdnnSetTensor4dDescriptorEx, and BAD_PARAM for nbDims out of
+ *  range. */
 PDNN_API pdnnStatus_t pdnnSetTensorNdDescriptor(pdnnTensorDescriptor_t tensorDesc,
                                                 pdnnDataType_t dataType, int nbDims,
                                                 const int dimA[], const int strideA[]);
@@ -68,7 +75,10 @@ PDNN_API pdnnStatus_t pdnnSetTensorNdDescriptorEx(pdnnTensorDescriptor_t tensorD
                                                   pdnnTensorFormat_t format,
                                                   pdnnDataType_t dataType, int nbDims,
                                                   const int dimA[]);
-/** Reads up to nbDimsRequested dims and strides; *nbDims gets the real count. */
+/** Reads up to nbDimsRequested dims and strides (dimA/strideA may be NULL when
+ *  nbDimsRequested is 0); *nbDims gets the real count, which may exceed
+ *  nbDimsRequested. BAD_PARAM_OUT_OF_BOUND when a returned size or stride does not fit
+ *  an int. */
 PDNN_API pdnnStatus_t pdnnGetTensorNdDescriptor(const pdnnTensorDescriptor_t tensorDesc,
                                                 int nbDimsRequested,
                                                 pdnnDataType_t *dataType, int *nbDims,
@@ -80,28 +90,41 @@ PDNN_API pdnnStatus_t pdnnGetTensorSizeInBytes(const pdnnTensorDescriptor_t tens
 
 /* ---------------------------------------------------------------- filter descriptor */
 
+/** Creates an unset filter descriptor; BAD_PARAM_NULL_POINTER if filterDesc is NULL. */
 PDNN_API pdnnStatus_t pdnnCreateFilterDescriptor(pdnnFilterDescriptor_t *filterDesc);
+/** Destroys a filter descriptor; NULL is ignored, BAD_PARAM for a pointer that is
+ *  not a live filter descriptor. */
 PDNN_API pdnnStatus_t pdnnDestroyFilterDescriptor(pdnnFilterDescriptor_t filterDesc);
 /** Filter k x c x h x w (output channels, input channels per group, rows, columns);
- *  format NCHW means KCRS, NHWC means KRSC. Always packed. */
+ *  format NCHW means KCRS, NHWC means KRSC. Always packed. Every size must be >= 1
+ *  (a filter is never zero-sized, unlike tensors). Statuses: BAD_PARAM for a size < 1,
+ *  an unknown format or data type, a byte size overflowing 64 bits, or a NULL,
+ *  destroyed or wrong-kind descriptor (BAD_PARAM_NULL_POINTER for NULL). The
+ *  descriptor is unchanged on error. */
 PDNN_API pdnnStatus_t pdnnSetFilter4dDescriptor(pdnnFilterDescriptor_t filterDesc,
                                                 pdnnDataType_t dataType,
                                                 pdnnTensorFormat_t format, int k, int c,
                                                 int h, int w);
+/** Reads a 4-d filter. BAD_PARAM if it has another rank or was never set;
+ *  BAD_PARAM_NULL_POINTER for a NULL output pointer. */
 PDNN_API pdnnStatus_t pdnnGetFilter4dDescriptor(const pdnnFilterDescriptor_t filterDesc,
                                                 pdnnDataType_t *dataType,
                                                 pdnnTensorFormat_t *format, int *k,
                                                 int *c, int *h, int *w);
-/** N-d filter: filterDimA = {K, C, spatial...}, 3 <= nbDims <= 8. */
+/** N-d filter: filterDimA = {K, C, spatial...}, 3 <= nbDims <= 8, each >= 1.
+ *  Statuses as pdnnSetFilter4dDescriptor. */
 PDNN_API pdnnStatus_t pdnnSetFilterNdDescriptor(pdnnFilterDescriptor_t filterDesc,
                                                 pdnnDataType_t dataType,
                                                 pdnnTensorFormat_t format, int nbDims,
                                                 const int filterDimA[]);
+/** Reads up to nbDimsRequested sizes; *nbDims gets the real count. Statuses as
+ *  pdnnGetFilter4dDescriptor. */
 PDNN_API pdnnStatus_t pdnnGetFilterNdDescriptor(const pdnnFilterDescriptor_t filterDesc,
                                                 int nbDimsRequested,
                                                 pdnnDataType_t *dataType,
                                                 pdnnTensorFormat_t *format, int *nbDims,
                                                 int filterDimA[]);
+/** Bytes of the packed filter: product of the sizes times the element size. */
 PDNN_API pdnnStatus_t pdnnGetFilterSizeInBytes(const pdnnFilterDescriptor_t filterDesc,
                                                size_t *size);
 

@@ -11,13 +11,14 @@
 
 static int default_threads(void)
 {
+    /* a value outside [1, PDNN_MAX_THREADS] (or not a number) is ignored */
     long v = pdnn_env_long("PDNN_NUM_THREADS", 0);
-    if (v <= 0) v = pdnn_env_long("OMP_NUM_THREADS", 0);
+    if (v < 1 || v > PDNN_MAX_THREADS) v = pdnn_env_long("OMP_NUM_THREADS", 0);
 #ifdef _OPENMP
-    if (v <= 0) v = omp_get_num_procs();
+    if (v < 1 || v > PDNN_MAX_THREADS) v = omp_get_num_procs();
 #endif
-    if (v <= 0) v = 1;
-    if (v > 4096) v = 4096;
+    if (v < 1) v = 1;
+    if (v > PDNN_MAX_THREADS) v = PDNN_MAX_THREADS;
     return (int)v;
 }
 
@@ -57,9 +58,10 @@ pdnnStatus_t pdnnGetStream(pdnnHandle_t handle, pdnnStream_t *streamId)
 pdnnStatus_t pdnnSetNumThreads(pdnnHandle_t handle, int numThreads)
 {
     PDNN_TRY(pdnn_check_handle(handle, __func__));
-    if (numThreads < 1)
+    if (numThreads < 1 || numThreads > PDNN_MAX_THREADS)
         return pdnn_error(PDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, __func__,
-                          "numThreads is %d, must be >= 1", numThreads);
+                          "numThreads is %d, must be in [1, %d]", numThreads,
+                          PDNN_MAX_THREADS);
     handle->nthreads = numThreads;
     return PDNN_STATUS_SUCCESS;
 }

@@ -140,6 +140,8 @@ pdnnStatus_t pdnn_obj_check(pdnn_obj_kind kind, const void *p, const char *func,
                                                   : PDNN_STATUS_BAD_PARAM,
                           func, "%s is not a live %s (never created, or destroyed)",
                           argname, pdnn_obj_kind_name(kind));
-    return pdnn_error(PDNN_STATUS_BAD_PARAM, func, "%s is a %s, expected a %s", argname,
+    return pdnn_error(kind == PDNN_OBJ_HANDLE ? PDNN_STATUS_NOT_INITIALIZED
+                                              : PDNN_STATUS_BAD_PARAM,
+                      func, "%s is a %s, expected a %s", argname,
                       pdnn_obj_kind_name((pdnn_obj_kind)k), pdnn_obj_kind_name(kind));
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/log.h"
 
 #define PDNN_ERRMSG_MAX 1024
 
@@ -48,6 +49,8 @@ pdnnStatus_t pdnn_error(pdnnStatus_t status, const char *func, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(last_error + off, sizeof last_error - (size_t)off, fmt, ap);
     va_end(ap);
+    /* API logging covers failing calls too: the message already names func */
+    if (pdnn_log_on()) pdnn_log_call(func, "error: %s", last_error + strlen(func) + 2);
     return status;
 }
 

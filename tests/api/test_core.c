@@ -33,6 +33,15 @@ static void test_handle(void)
     TU_OK(pdnnGetNumThreads(h, &n));
     TU_CHECK(n == 3, "threads %d", n);
     TU_STATUS(PDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, pdnnSetNumThreads(h, 0));
+    TU_STATUS(PDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, pdnnSetNumThreads(h, PDNN_MAX_THREADS + 1));
+    TU_STATUS(PDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, pdnnSetNumThreads(h, 1 << 20));
+    TU_OK(pdnnGetNumThreads(h, &n));
+    TU_CHECK(n == 3, "threads unchanged after refusals: %d", n);
+    {   /* a live object of another kind is not a handle */
+        pdnnTensorDescriptor_t td = tu_tensor4d(PDNN_DATA_FLOAT, PDNN_TENSOR_NCHW, 1, 1, 1, 1);
+        TU_STATUS(PDNN_STATUS_NOT_INITIALIZED, pdnnSetNumThreads((pdnnHandle_t)td, 2));
+        pdnnDestroyTensorDescriptor(td);
+    }
     TU_OK(pdnnSetStream(h, (pdnnStream_t)0x1234));
     TU_OK(pdnnGetStream(h, &s));
     TU_CHECK(s == (pdnnStream_t)0x1234, "stream");

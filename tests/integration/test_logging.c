@@ -38,11 +38,12 @@ int main(void)
     TU_OK(pdnnCreateActivationDescriptor(&ad));
     TU_OK(pdnnSetActivationDescriptor(ad, PDNN_ACTIVATION_RELU, PDNN_NOT_PROPAGATE_NAN, 0));
     TU_OK(pdnnActivationForward(h, ad, &one, yd, y, &zero, yd, y));
+    TU_STATUS(PDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, pdnnSetNumThreads(h, 0)); /* logged too */
 
     FILE *f = fopen(path, "r");
     TU_CHECK(f != NULL, "log file %s missing", path);
     char line[2048];
-    int conv_lines = 0, act_lines = 0;
+    int conv_lines = 0, act_lines = 0, err_lines = 0;
     while (f && fgets(line, sizeof line, f)) {
         if (strstr(line, "pdnnConvolutionForward")) {
             conv_lines++;
@@ -52,10 +53,14 @@ int main(void)
             TU_CHECK(strstr(line, "mb1ic2") != NULL, "replayable problem in: %s", line);
         }
         if (strstr(line, "pdnnActivationForward")) act_lines++;
+        if (strstr(line, "pdnnSetNumThreads") && strstr(line, "error") &&
+            strstr(line, "BAD_PARAM_OUT_OF_BOUND") && strstr(line, "numThreads is 0"))
+            err_lines++;
     }
     if (f) fclose(f);
     TU_CHECK(conv_lines == 1, "%d convolution log lines, expected 1", conv_lines);
     TU_CHECK(act_lines == 1, "%d activation log lines, expected 1", act_lines);
+    TU_CHECK(err_lines == 1, "%d error log lines for the failing call, expected 1", err_lines);
     unlink(path);
     pdnnDestroyActivationDescriptor(ad);
     pdnnDestroyConvolutionDescriptor(cd);
