@@ -2,7 +2,10 @@
 # Installs the Debian packages pdnn's build, tests and main job need, when missing.
 # Usage: scripts/deps.sh [build|test|bench]
 set -euo pipefail
-pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev)
+# build: the library and the main job (Fashion-MNIST data, JSON for its checkpoints,
+# cairo for its plot)
+pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev
+      dataset-fashion-mnist libjansson-dev libcairo2-dev)
 if [ "${1:-build}" = test ]; then
   pkgs+=(libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata)
 fi
