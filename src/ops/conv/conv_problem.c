@@ -78,6 +78,27 @@ static const char *dtype_tag(pdnnDataType_t t)
     }
 }
 
+void pdnn_conv_widen(const pdnn_conv_problem *p, pdnn_conv_geom3 *g)
+{
+    const int lead = PDNN_CONV_SP_MAX - p->nsp;
+    for (int i = 0; i < PDNN_CONV_SP_MAX; i++) {
+        const int j = i - lead;
+        const bool has = j >= 0;
+        g->in[i] = has ? p->in[j] : 1;
+        g->kern[i] = has ? p->kern[j] : 1;
+        g->out[i] = has ? p->out[j] : 1;
+        g->str[i] = has ? p->stride[j] : 1;
+        g->dil[i] = has ? p->dil[j] : 1;
+        g->pad[i] = has ? p->pad_b[j] : 0;
+        g->xs[2 + i] = has ? p->xs[2 + j] : 0;
+        g->ys[2 + i] = has ? p->ys[2 + j] : 0;
+        g->ws[2 + i] = has ? p->ws[2 + j] : 0;
+    }
+    for (int i = 0; i < 2; i++) g->xs[i] = p->xs[i], g->ys[i] = p->ys[i], g->ws[i] = p->ws[i];
+    g->cg = p->c / p->g;
+    g->kg = p->k / p->g;
+}
+
 void pdnn_conv_problem_key(const pdnn_conv_problem *p, char *buf, size_t n)
 {
     static const char *const names3[] = {"d", "h", "w"};

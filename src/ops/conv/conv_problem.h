@@ -56,6 +56,17 @@ typedef struct {
     double beta;
 } pdnn_conv_args;
 
+/* The problem widened to 3 spatial dims, so that 1-d and 2-d problems run through 3-d
+ * loops: a missing leading spatial dim has size 1, stride and dilation 1, padding 0 and
+ * tensor stride 0. */
+typedef struct {
+    int64_t in[3], kern[3], out[3], str[3], dil[3], pad[3]; /* pad: before */
+    int64_t xs[5], ys[5], ws[5]; /* N (K for w), C, D, H, W strides of x, y and w */
+    int64_t cg, kg;              /* channels per group: input, output */
+} pdnn_conv_geom3;
+
+void pdnn_conv_widen(const pdnn_conv_problem *p, pdnn_conv_geom3 *g);
+
 /* benchdnn-style key: "mb2ic4ih9iw9oc8oh9ow9kh3kw3sh1sw1ph1pw1dh0dw0g1_f32_fwd" (dilation
  * written as benchdnn's d = dilation - 1; 1-d problems name only w, 3-d ones d, h, w;
  * direction fwd | bwd_d | bwd_w). Used by logs, the Find cache and pdnn-bench.

@@ -10,33 +10,7 @@
 #include "ops/act/act_math.h"
 #include "ops/conv/conv_internal.h"
 
-/* The problem widened to 3 spatial dims: leading missing dims have size 1, stride 0. */
-typedef struct {
-    int64_t in[3], kern[3], out[3], str[3], dil[3], pad[3];
-    int64_t xs[5], ys[5], ws[5]; /* N (K for w), C, D, H, W */
-    int64_t cg, kg;              /* channels per group: input, output */
-} geom;
-
-static void widen(const pdnn_conv_problem *p, geom *g)
-{
-    int lead = 3 - p->nsp;
-    for (int i = 0; i < 3; i++) {
-        int j = i - lead;
-        bool has = j >= 0;
-        g->in[i] = has ? p->in[j] : 1;
-        g->kern[i] = has ? p->kern[j] : 1;
-        g->out[i] = has ? p->out[j] : 1;
-        g->str[i] = has ? p->stride[j] : 1;
-        g->dil[i] = has ? p->dil[j] : 1;
-        g->pad[i] = has ? p->pad_b[j] : 0;
-        g->xs[2 + i] = has ? p->xs[2 + j] : 0;
-        g->ys[2 + i] = has ? p->ys[2 + j] : 0;
-        g->ws[2 + i] = has ? p->ws[2 + j] : 0;
-    }
-    for (int i = 0; i < 2; i++) g->xs[i] = p->xs[i], g->ys[i] = p->ys[i], g->ws[i] = p->ws[i];
-    g->cg = p->c / p->g;
-    g->kg = p->k / p->g;
-}
+typedef pdnn_conv_geom3 geom;
 
 /* Filter offset of tap (t0, t1, t2) as stored: flipped for PDNN_CONVOLUTION. */
 static inline int64_t w_off(const geom *g, bool flip, int64_t k, int64_t c, int64_t t0,
@@ -70,7 +44,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_conv_problem *p = prob;
     const pdnn_conv_args *a = args;
     geom g;
-    widen(p, &g);
+    pdnn_conv_widen(p, &g);
     const pdnnDataType_t t = p->dtype;
     const bool flip = p->flip;
     const int64_t o0 = g.out[0], o1 = g.out[1], o2 = g.out[2];
@@ -119,7 +93,7 @@ static pdnnStatus_t bwd_data_exec(const void *prob, const void *args, const pdnn
     const pdnn_conv_problem *p = prob;
     const pdnn_conv_args *a = args;
     geom g;
-    widen(p, &g);
+    pdnn_conv_widen(p, &g);
     const pdnnDataType_t t = p->dtype;
     const bool flip = p->flip;
     const int64_t n0 = g.in[0], n1 = g.in[1], n2 = g.in[2];
@@ -176,7 +150,7 @@ static pdnnStatus_t bwd_filter_exec(const void *prob, const void *args, const pd
     const pdnn_conv_problem *p = prob;
     const pdnn_conv_args *a = args;
     geom g;
-    widen(p, &g);
+    pdnn_conv_widen(p, &g);
     const pdnnDataType_t t = p->dtype;
     const bool flip = p->flip;
     const int64_t k0 = g.kern[0], k1 = g.kern[1], k2 = g.kern[2];

@@ -34,11 +34,8 @@ typedef struct {
     const pdnn_gemm_ukernel *uk;
     pdnnDataType_t t;
     size_t es;                  /* element bytes */
-    int64_t n, g, cg, kg;
-    /* widened to 3 dims: a missing leading dim has size 1, stride 1, pad 0, tensor
-     * stride 0 */
-    int64_t in[3], kern[3], out[3], str[3], dil[3], pad[3];
-    int64_t xs[5], ys[5];       /* N, C, D, H, W strides of x (or dx) and y (or dy) */
+    int64_t n, g;
+    pdnn_conv_geom3 geo;        /* widened to 3 dims; x: x or dx, y: y or dy */
     int64_t wk;                 /* filter elements per output channel (== taps) */
     bool cmajor;                /* KCRS: taps ordered (c, spatial), else (spatial, c) */
     int64_t ks;                 /* spatial taps per channel: prod(kern) */
@@ -71,10 +68,10 @@ void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *
 /* Output pixel p -> coordinates. */
 static inline void pdnn_conv_gemm_pix(const pdnn_conv_gemm_geom *g, int64_t p, int64_t o[3])
 {
-    o[2] = p % g->out[2];
-    p /= g->out[2];
-    o[1] = p % g->out[1];
-    o[0] = p / g->out[1];
+    o[2] = p % g->geo.out[2];
+    p /= g->geo.out[2];
+    o[1] = p % g->geo.out[1];
+    o[0] = p / g->geo.out[1];
 }
 
 /* Offset in y (dy) of column (n, p) = col, channel 0. */
@@ -83,7 +80,8 @@ static inline int64_t pdnn_conv_gemm_ycol_off(const pdnn_conv_gemm_geom *g, int6
     if (g->ycol_affine) return col * g->ycs;
     int64_t o[3];
     pdnn_conv_gemm_pix(g, col % g->npix, o);
-    return (col / g->npix) * g->ys[0] + o[0] * g->ys[2] + o[1] * g->ys[3] + o[2] * g->ys[4];
+    const int64_t *ys = g->geo.ys;
+    return (col / g->npix) * ys[0] + o[0] * ys[2] + o[1] * ys[3] + o[2] * ys[4];
 }
 
 /* ---- scratch carving: the same calls size the workspace (base NULL) and cut it */

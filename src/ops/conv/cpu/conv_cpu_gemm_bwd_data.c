@@ -27,7 +27,7 @@ typedef struct {
 static int64_t bwdd_images(const pdnn_conv_gemm_geom *g)
 {
     if (g->npix == 0) return g->n > 0 ? g->n : 1;
-    int64_t cols = pdnn_conv_gemm_chunk_cols(g->kg + g->taps, g->es, g->ncols);
+    int64_t cols = pdnn_conv_gemm_chunk_cols(g->geo.kg + g->taps, g->es, g->ncols);
     int64_t nb = cols / g->npix;
     if (nb < 1) nb = 1;
     return nb < g->n ? nb : g->n;
@@ -37,12 +37,13 @@ static void bwdd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
 {
     const int64_t ccap = pdnn_conv_gemm_mul3(bwdd_images(g), g->npix, 1);
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
-    b->otab = pdnn_conv_gemm_take(a, g->in[0] * g->kern[0] + g->in[1] * g->kern[1] +
-                                         g->in[2] * g->kern[2],
+    b->otab = pdnn_conv_gemm_take(a, g->geo.in[0] * g->geo.kern[0] + g->geo.in[1] * g->geo.kern[1] +
+                                         g->geo.in[2] * g->geo.kern[2],
                                   sizeof(int64_t));
-    b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->taps + PDNN_GEMM_MR_MAX, g->kg),
+    b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->taps + PDNN_GEMM_MR_MAX, g->geo.kg),
                                 g->es);
-    b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->kg, ccap + PDNN_GEMM_NR_MAX, 1), g->es);
+    b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->geo.kg, ccap + PDNN_GEMM_NR_MAX, 1),
+                                g->es);
     b->col = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->taps, ccap, 1), g->es);
 }
 
@@ -87,9 +88,9 @@ PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const o
                             int64_t i0, int64_t i1, char *dx, int64_t dxoff, double alpha,
                             double beta, size_t es)
 {
-    const int64_t k0 = g->kern[0], k1 = g->kern[1], k2 = g->kern[2];
-    const int64_t t_c = g->cmajor ? c * g->ks : c, t_s = g->cmajor ? 1 : g->cg;
-    for (int64_t i2 = 0; i2 < g->in[2]; i2++) {
+    const int64_t k0 = g->geo.kern[0], k1 = g->geo.kern[1], k2 = g->geo.kern[2];
+    const int64_t t_c = g->cmajor ? c * g->ks : c, t_s = g->cmajor ? 1 : g->geo.cg;
+    for (int64_t i2 = 0; i2 < g->geo.in[2]; i2++) {
         double acc = 0.0;
         for (int64_t r0 = 0; r0 < k0; r0++) {
             const int64_t o0 = ot[0][i0 * k0 + r0];
@@ -97,7 +98,7 @@ PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const o
             for (int64_t r1 = 0; r1 < k1; r1++) {
                 const int64_t o1 = ot[1][i1 * k1 + r1];
                 if (o1 < 0) continue;
-                const int64_t pbase = cbase + (o0 * g->out[1] + o1) * g->out[2];
+                const int64_t pbase = cbase + (o0 * g->geo.out[1] + o1) * g->geo.out[2];
                 const int64_t sbase = (r0 * k1 + r1) * k2;
                 for (int64_t r2 = 0; r2 < k2; r2++) {
                     const int64_t o2 = ot[2][i2 * k2 + r2];
@@ -107,7 +108,7 @@ PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const o
                 }
             }
         }
-        const int64_t off = dxoff + i2 * g->xs[4];
+        const int64_t off = dxoff + i2 * g->geo.xs[4];
         double v = alpha * acc;
         if (beta != 0.0) v += beta * ld_el(dx, off, es);
         st_el(dx, off, v, es);
@@ -120,7 +121,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     const pdnn_conv_args *arg = args;
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
-    if (g.n == 0 || g.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
+    if (g.n == 0 || g.geo.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdd_bufs b;
@@ -131,13 +132,13 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
         int64_t *o = b.otab;
         for (int d = 0; d < 3; d++) {
             ot[d] = o;
-            for (int64_t i = 0; i < g.in[d]; i++)
-                for (int64_t r = 0; r < g.kern[d]; r++) {
-                    const int64_t e = (p->flip ? g.kern[d] - 1 - r : r) * g.dil[d];
-                    const int64_t num = i + g.pad[d] - e;
+            for (int64_t i = 0; i < g.geo.in[d]; i++)
+                for (int64_t r = 0; r < g.geo.kern[d]; r++) {
+                    const int64_t e = (p->flip ? g.geo.kern[d] - 1 - r : r) * g.geo.dil[d];
+                    const int64_t num = i + g.geo.pad[d] - e;
                     int64_t v = -1;
-                    if (num >= 0 && num % g.str[d] == 0 && num / g.str[d] < g.out[d])
-                        v = num / g.str[d];
+                    if (num >= 0 && num % g.geo.str[d] == 0 && num / g.geo.str[d] < g.geo.out[d])
+                        v = num / g.geo.str[d];
                     *o++ = v;
                 }
         }
@@ -146,7 +147,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
-    const int64_t T = g.taps, kg = g.kg, mp = (T + mr - 1) / mr, apg = mp * mr * kg;
+    const int64_t T = g.taps, kg = g.geo.kg, mp = (T + mr - 1) / mr, apg = mp * mr * kg;
     const int64_t nb = bwdd_images(&g), nch = (g.n + nb - 1) / nb, ccap = nb * g.npix;
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, T, ccap, 1, ctx->nthreads);
     const char *dy = arg->src, *w = arg->wei;
@@ -175,14 +176,15 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                     const int64_t c0 = col0 + q * nr;
                     const int64_t nl = ncol - q * nr < nr ? ncol - q * nr : nr;
                     char *dst = b.bp + q * kg * nr * (int64_t)es;
-                    const char *src = dy + grp * kg * g.ys[1] * (int64_t)es;
+                    const char *src = dy + grp * kg * g.geo.ys[1] * (int64_t)es;
                     if (g.ycol_affine) {
                         pdnn_conv_gemm_pack_panel(es, nr, nl, kg, src + c0 * g.ycs * (int64_t)es,
-                                                  g.ycs, NULL, g.ys[1], NULL, dst);
+                                                  g.ycs, NULL, g.geo.ys[1], NULL, dst);
                     } else {
                         int64_t loff[PDNN_GEMM_NR_MAX];
                         for (int64_t j = 0; j < nl; j++) loff[j] = pdnn_conv_gemm_ycol_off(&g, c0 + j);
-                        pdnn_conv_gemm_pack_panel(es, nr, nl, kg, src, 0, loff, g.ys[1], NULL, dst);
+                        pdnn_conv_gemm_pack_panel(es, nr, nl, kg, src, 0, loff, g.geo.ys[1], NULL,
+                                                  dst);
                     }
                 }
             }
@@ -197,17 +199,17 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                                 kg * mr, b.bp + j0 * kg * (int64_t)es, kg * nr,
                                 b.col + (i0 * ccap + j0) * (int64_t)es, ccap, 1, NULL, 1.0, 0.0);
             }
-            const int64_t rows = nimg * g.cg * g.in[0] * g.in[1];
+            const int64_t rows = nimg * g.geo.cg * g.geo.in[0] * g.geo.in[1];
 #pragma omp for schedule(static)
             for (int64_t r = 0; r < rows; r++) {
                 int64_t q = r;
-                const int64_t i1 = q % g.in[1];
-                q /= g.in[1];
-                const int64_t i0 = q % g.in[0];
-                q /= g.in[0];
-                const int64_t c = q % g.cg, ni = q / g.cg;
-                const int64_t dxoff = (n0 + ni) * g.xs[0] + (grp * g.cg + c) * g.xs[1] +
-                                      i0 * g.xs[2] + i1 * g.xs[3];
+                const int64_t i1 = q % g.geo.in[1];
+                q /= g.geo.in[1];
+                const int64_t i0 = q % g.geo.in[0];
+                q /= g.geo.in[0];
+                const int64_t c = q % g.geo.cg, ni = q / g.geo.cg;
+                const int64_t dxoff = (n0 + ni) * g.geo.xs[0] + (grp * g.geo.cg + c) * g.geo.xs[1] +
+                                      i0 * g.geo.xs[2] + i1 * g.geo.xs[3];
                 if (es == sizeof(float))
                     gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
                                beta, sizeof(float));

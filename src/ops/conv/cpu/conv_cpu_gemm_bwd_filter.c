@@ -22,7 +22,7 @@ typedef struct {
 static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, bwdf_bufs *b)
 {
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
-    b->ap = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->kg + PDNN_GEMM_MR_MAX,
+    b->ap = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX,
                                                        PDNN_GEMM_KC),
                                 g->es);
     b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->taps + PDNN_GEMM_NR_MAX,
@@ -56,7 +56,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     const pdnn_conv_args *arg = args;
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
-    if (g.kg == 0 || g.taps == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
+    if (g.geo.kg == 0 || g.taps == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdf_bufs b;
@@ -66,7 +66,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
-    const int64_t T = g.taps, kg = g.kg, K = g.ncols;
+    const int64_t T = g.taps, kg = g.geo.kg, K = g.ncols;
     const int64_t mp = (kg + mr - 1) / mr, np = (T + nr - 1) / nr;
     const int64_t apg = mp * mr * PDNN_GEMM_KC, bpg = np * nr * PDNN_GEMM_KC;
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, T, g.g, ctx->nthreads);
@@ -88,17 +88,17 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
                     const int64_t grp = i / (mp + np), q = i % (mp + np);
                     if (q < mp) { /* A = dY_g block: rows k, columns (n, p) */
                         const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
-                        const char *src = dy + (grp * kg + q * mr) * g.ys[1] * (int64_t)es;
+                        const char *src = dy + (grp * kg + q * mr) * g.geo.ys[1] * (int64_t)es;
                         char *dst = b.ap + (grp * apg + q * mr * kc) * (int64_t)es;
                         if (g.ycol_affine) {
                             pdnn_conv_gemm_pack_panel(es, mr, rows, kc,
-                                                      src + pc * g.ycs * (int64_t)es, g.ys[1],
+                                                      src + pc * g.ycs * (int64_t)es, g.geo.ys[1],
                                                       NULL, g.ycs, NULL, dst);
                         } else {
                             int64_t soff[PDNN_GEMM_KC];
                             for (int64_t s = 0; s < kc; s++)
                                 soff[s] = pdnn_conv_gemm_ycol_off(&g, pc + s);
-                            pdnn_conv_gemm_pack_panel(es, mr, rows, kc, src, g.ys[1], NULL, 0,
+                            pdnn_conv_gemm_pack_panel(es, mr, rows, kc, src, g.geo.ys[1], NULL, 0,
                                                       soff, dst);
                         }
                     } else { /* B = col_g^T block: rows (n, p), columns taps */

@@ -83,43 +83,28 @@ void pdnn_conv_gemm_geom_init(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g
     g->es = p->dtype == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
     g->n = p->n;
     g->g = p->g;
-    g->cg = p->c / p->g;
-    g->kg = p->k / p->g;
-    const int lead = 3 - p->nsp;
-    for (int i = 0; i < 3; i++) {
-        const int j = i - lead;
-        const bool has = j >= 0;
-        g->in[i] = has ? p->in[j] : 1;
-        g->kern[i] = has ? p->kern[j] : 1;
-        g->out[i] = has ? p->out[j] : 1;
-        g->str[i] = has ? p->stride[j] : 1;
-        g->dil[i] = has ? p->dil[j] : 1;
-        g->pad[i] = has ? p->pad_b[j] : 0;
-        g->xs[2 + i] = has ? p->xs[2 + j] : 0;
-        g->ys[2 + i] = has ? p->ys[2 + j] : 0;
-    }
-    for (int i = 0; i < 2; i++) g->xs[i] = p->xs[i], g->ys[i] = p->ys[i];
+    pdnn_conv_widen(p, &g->geo);
     g->cmajor = filter_order(p, true);
-    g->ks = g->kern[0] * g->kern[1] * g->kern[2];
-    g->taps = g->cg * g->ks;
+    g->ks = g->geo.kern[0] * g->geo.kern[1] * g->geo.kern[2];
+    g->taps = g->geo.cg * g->ks;
     g->wk = g->taps;
-    g->npix = g->out[0] * g->out[1] * g->out[2];
-    g->nin = g->in[0] * g->in[1] * g->in[2];
+    g->npix = g->geo.out[0] * g->geo.out[1] * g->geo.out[2];
+    g->nin = g->geo.in[0] * g->geo.in[1] * g->geo.in[2];
     g->ncols = g->n * g->npix;
     /* y columns (n, p) flattened: affine when the pixel dims collapse into one stride
      * and, across images, N's stride continues it */
     int64_t ps = 0, inner = 1;
     bool affine = true;
     for (int d = 2; d >= 0; d--) {
-        if (g->out[d] == 1) continue;
+        if (g->geo.out[d] == 1) continue;
         if (ps == 0)
-            ps = g->ys[2 + d];
-        else if (g->ys[2 + d] != ps * inner)
+            ps = g->geo.ys[2 + d];
+        else if (g->geo.ys[2 + d] != ps * inner)
             affine = false;
-        inner *= g->out[d];
+        inner *= g->geo.out[d];
     }
-    if (ps == 0) ps = g->npix == 1 ? g->ys[0] : 1;
-    if (g->n > 1 && g->ys[0] != ps * g->npix) affine = false;
+    if (ps == 0) ps = g->npix == 1 ? g->geo.ys[0] : 1;
+    if (g->n > 1 && g->geo.ys[0] != ps * g->npix) affine = false;
     g->ycol_affine = affine;
     g->ycs = ps;
 }
@@ -128,19 +113,19 @@ void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *
                          pdnn_conv_gemm_tap *tab)
 {
     int64_t t = 0;
-    const int64_t nc_outer = g->cmajor ? g->cg : 1, nc_inner = g->cmajor ? 1 : g->cg;
+    const int64_t nc_outer = g->cmajor ? g->geo.cg : 1, nc_inner = g->cmajor ? 1 : g->geo.cg;
     for (int64_t co = 0; co < nc_outer; co++)
-        for (int64_t r0 = 0; r0 < g->kern[0]; r0++)
-            for (int64_t r1 = 0; r1 < g->kern[1]; r1++)
-                for (int64_t r2 = 0; r2 < g->kern[2]; r2++)
+        for (int64_t r0 = 0; r0 < g->geo.kern[0]; r0++)
+            for (int64_t r1 = 0; r1 < g->geo.kern[1]; r1++)
+                for (int64_t r2 = 0; r2 < g->geo.kern[2]; r2++)
                     for (int64_t ci = 0; ci < nc_inner; ci++) {
                         const int64_t c = co + ci;
                         pdnn_conv_gemm_tap *e = &tab[t++];
-                        e->e[0] = (p->flip ? g->kern[0] - 1 - r0 : r0) * g->dil[0];
-                        e->e[1] = (p->flip ? g->kern[1] - 1 - r1 : r1) * g->dil[1];
-                        e->e[2] = (p->flip ? g->kern[2] - 1 - r2 : r2) * g->dil[2];
-                        e->off = c * g->xs[1] + e->e[0] * g->xs[2] + e->e[1] * g->xs[3] +
-                                 e->e[2] * g->xs[4];
+                        e->e[0] = (p->flip ? g->geo.kern[0] - 1 - r0 : r0) * g->geo.dil[0];
+                        e->e[1] = (p->flip ? g->geo.kern[1] - 1 - r1 : r1) * g->geo.dil[1];
+                        e->e[2] = (p->flip ? g->geo.kern[2] - 1 - r2 : r2) * g->geo.dil[2];
+                        e->off = c * g->geo.xs[1] + e->e[0] * g->geo.xs[2] +
+                                 e->e[1] * g->geo.xs[3] + e->e[2] * g->geo.xs[4];
                     }
 }
 
@@ -207,10 +192,10 @@ static inline int64_t col_origin(const pdnn_conv_gemm_geom *g, int64_t grp, int6
 {
     int64_t o[3];
     pdnn_conv_gemm_pix(g, col % g->npix, o);
-    int64_t off = (col / g->npix) * g->xs[0] + grp * g->cg * g->xs[1];
+    int64_t off = (col / g->npix) * g->geo.xs[0] + grp * g->geo.cg * g->geo.xs[1];
     for (int d = 0; d < 3; d++) {
-        c[d] = o[d] * g->str[d] - g->pad[d];
-        off += c[d] * g->xs[2 + d];
+        c[d] = o[d] * g->geo.str[d] - g->geo.pad[d];
+        off += c[d] * g->geo.xs[2 + d];
     }
     return off;
 }
@@ -219,16 +204,16 @@ static inline int64_t col_origin(const pdnn_conv_gemm_geom *g, int64_t grp, int6
 static inline bool col_interior(const pdnn_conv_gemm_geom *g, const int64_t c[3])
 {
     for (int d = 0; d < 3; d++)
-        if (c[d] < 0 || c[d] + (g->kern[d] - 1) * g->dil[d] >= g->in[d]) return false;
+        if (c[d] < 0 || c[d] + (g->geo.kern[d] - 1) * g->geo.dil[d] >= g->geo.in[d]) return false;
     return true;
 }
 
 static inline bool tap_inside(const pdnn_conv_gemm_geom *g, const int64_t c[3],
                               const pdnn_conv_gemm_tap *e)
 {
-    return (uint64_t)(c[0] + e->e[0]) < (uint64_t)g->in[0] &&
-           (uint64_t)(c[1] + e->e[1]) < (uint64_t)g->in[1] &&
-           (uint64_t)(c[2] + e->e[2]) < (uint64_t)g->in[2];
+    return (uint64_t)(c[0] + e->e[0]) < (uint64_t)g->geo.in[0] &&
+           (uint64_t)(c[1] + e->e[1]) < (uint64_t)g->geo.in[1] &&
+           (uint64_t)(c[2] + e->e[2]) < (uint64_t)g->geo.in[2];
 }
 
 PDNN_INLINE void im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
@@ -303,7 +288,7 @@ PDNN_INLINE void im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv_ge
                                 int64_t kc, int64_t t0, int64_t ntap, char *dst, size_t es)
 {
     const int nr = g->uk->nr;
-    const int64_t goff = grp * g->cg * g->xs[1];
+    const int64_t goff = grp * g->geo.cg * g->geo.xs[1];
     const pdnn_conv_gemm_tap *tp = tab + t0;
     for (int64_t kk = 0; kk < kc; kk++) {
         const int64_t base = org[kk].base + goff;

@@ -28,7 +28,7 @@ static int64_t fwd_chunk(const pdnn_conv_gemm_geom *g)
 static void fwd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, fwd_bufs *b)
 {
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
-    b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->kg + PDNN_GEMM_MR_MAX, g->taps),
+    b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps),
                                 g->es);
     b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(1, fwd_chunk(g) + PDNN_GEMM_NR_MAX,
                                                        g->taps),
@@ -61,7 +61,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_conv_args *arg = args;
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
-    if (g.ncols == 0 || g.kg == 0) return PDNN_STATUS_SUCCESS; /* y has no elements */
+    if (g.ncols == 0 || g.geo.kg == 0) return PDNN_STATUS_SUCCESS; /* y has no elements */
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     fwd_bufs b;
@@ -71,7 +71,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
-    const int64_t T = g.taps, kg = g.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
+    const int64_t T = g.taps, kg = g.geo.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
     const int64_t chunk = fwd_chunk(&g), nch = (g.ncols + chunk - 1) / chunk;
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, chunk, 1, ctx->nthreads);
     const char *x = arg->src, *w = arg->wei;
@@ -110,16 +110,16 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
                 const char *ap = b.wp + (grp * apg + i0 * T) * (int64_t)es;
                 const char *bpp = b.bp + j0 * T * (int64_t)es;
-                char *c = y + (grp * kg + i0) * g.ys[1] * (int64_t)es;
+                char *c = y + (grp * kg + i0) * g.geo.ys[1] * (int64_t)es;
                 if (g.ycol_affine) {
                     c += (col0 + j0) * g.ycs * (int64_t)es;
-                    pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.ys[1], g.ycs,
+                    pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1], g.ycs,
                                     NULL, alpha, beta);
                 } else {
                     int64_t coff[PDNN_CONV_GEMM_NC_MAX];
                     for (int64_t j = 0; j < nn; j++)
                         coff[j] = pdnn_conv_gemm_ycol_off(&g, col0 + j0 + j);
-                    pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.ys[1], 0,
+                    pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1], 0,
                                     coff, alpha, beta);
                 }
             }
