@@ -7,12 +7,15 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPDNN_WERROR=ON
+# ONNX conformance ON: a missing package fails here rather than skipping the cases
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPDNN_WERROR=ON \
+      -DPDNN_BUILD_TESTS=ON -DPDNN_ONNX_CONFORMANCE=ON
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPDNN_WERROR=ON \
-      -DPDNN_SANITIZE=address,undefined -DPDNN_BUILD_EXAMPLES=ON
+      -DPDNN_SANITIZE=address,undefined -DPDNN_BUILD_EXAMPLES=ON \
+      -DPDNN_BUILD_TESTS=ON -DPDNN_ONNX_CONFORMANCE=ON
 cmake --build build-asan -j "$jobs"
 # OpenMP's runtime keeps thread pools alive at exit: leaks there are not ours. Tests
 # labelled slow (training runs) are left to the Release pass.
