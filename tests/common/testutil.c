@@ -66,7 +66,21 @@ double tu_uniform(double lo, double hi)
     return lo + (hi - lo) * ((double)(tu_next() >> 11) * (1.0 / 9007199254740992.0));
 }
 
-static size_t esize(pdnnDataType_t t) { return t == PDNN_DATA_DOUBLE ? 8 : 4; }
+/* Bytes of one element of t (4 for a value that is no pdnnDataType_t). */
+static size_t esize(pdnnDataType_t t)
+{
+    switch (t) {
+    case PDNN_DATA_DOUBLE:
+    case PDNN_DATA_INT64: return 8;
+    case PDNN_DATA_HALF:
+    case PDNN_DATA_BFLOAT16: return 2;
+    case PDNN_DATA_INT8:
+    case PDNN_DATA_UINT8: return 1;
+    case PDNN_DATA_FLOAT:
+    case PDNN_DATA_INT32: break;
+    }
+    return 4;
+}
 
 void *tu_alloc(pdnnDataType_t t, size_t n)
 {

@@ -49,7 +49,8 @@ uint64_t tu_next(void);
 int tu_int(int lo, int hi);          /* uniform in [lo, hi] */
 double tu_uniform(double lo, double hi);
 
-/* ---- buffers of FLOAT or DOUBLE elements */
+/* ---- buffers (tu_alloc sizes n elements of any data type; the others read and write
+ * FLOAT or DOUBLE elements) */
 void *tu_alloc(pdnnDataType_t t, size_t n);      /* zeroed; aborts the test on OOM */
 void tu_fill_int(void *p, pdnnDataType_t t, size_t n, int lo, int hi);
 void tu_fill_uniform(void *p, pdnnDataType_t t, size_t n, double lo, double hi);

@@ -14,7 +14,7 @@ enum { TU_LAYOUT_PACKED = 0, TU_LAYOUT_CHANNELS_LAST = 1, TU_LAYOUT_GAPPED = 2 }
  * dims in a random order with 0..2 unused elements after each level. */
 static inline void tu_layout_strides(int nb, const int *dims, int kind, int *strides)
 {
-    int order[PDNN_DIM_MAX]; /* innermost first */
+    int order[PDNN_DIM_MAX] = {0}; /* innermost first */
     for (int i = 0; i < nb; i++) order[i] = nb - 1 - i;
     if (kind == TU_LAYOUT_CHANNELS_LAST && nb >= 3) {
         int k = 0;

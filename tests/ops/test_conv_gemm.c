@@ -17,11 +17,7 @@
 #include "core/registry.h"
 #include "ops/conv/conv_problem.h"
 #include "testutil.h"
-/* gcc 12 sees order[] in tu_layout_strides as maybe-uninitialized once inlined here */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "tu_layout.h"
-#pragma GCC diagnostic pop
 
 extern const pdnn_impl pdnn_conv_fwd_cpu_gemm;
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_gemm;

@@ -11,60 +11,11 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_layout.h"
 
 static pdnnHandle_t H;
 
-/* Strided layouts for this test: PACKED (row-major) or GAPPED (dims nested in a random
- * order, with 0..2 unused elements after each level). Kept local so that this test
- * depends only on committed harness files. */
-enum { TU_LAYOUT_PACKED = 0, TU_LAYOUT_GAPPED = 1 };
-
-static void lay_strides(int nb, const int *dims, int kind, int *strides)
-{
-    int order[PDNN_DIM_MAX]; /* innermost first */
-    for (int i = 0; i < nb; i++) order[i] = nb - 1 - i;
-    if (kind == TU_LAYOUT_GAPPED)
-        for (int i = nb - 1; i > 0; i--) {
-            int j = tu_int(0, i), t = order[i];
-            order[i] = order[j], order[j] = t;
-        }
-    int s = kind == TU_LAYOUT_GAPPED ? tu_int(1, 2) : 1;
-    for (int i = 0; i < nb; i++) {
-        strides[order[i]] = s;
-        s = s * (dims[order[i]] > 0 ? dims[order[i]] : 1) + (kind == TU_LAYOUT_GAPPED ? tu_int(0, 2) : 0);
-    }
-}
-
-static int64_t lay_offset(int nb, const int *dims, const int *strides, int64_t linear)
-{
-    int64_t off = 0;
-    for (int i = nb - 1; i >= 0; i--) {
-        off += (linear % dims[i]) * strides[i];
-        linear /= dims[i];
-    }
-    return off;
-}
-
-static int64_t lay_numel(int nb, const int *dims)
-{
-    int64_t n = 1;
-    for (int i = 0; i < nb; i++) n *= dims[i];
-    return n;
-}
-
-/* Elements addressed: max offset + 1 (0 when a dim is 0). */
-static int64_t lay_span(int nb, const int *dims, const int *strides)
-{
-    int64_t last = 0;
-    for (int i = 0; i < nb; i++) {
-        if (dims[i] == 0) return 0;
-        last += (int64_t)(dims[i] - 1) * strides[i];
-    }
-    return last + 1;
-}
-
-/* A tensor: logical dims, strides, data type and a buffer of its span (8-byte slots,
- * enough for every type used here). */
+/* A tensor: logical dims, strides, data type and a buffer of its span. */
 typedef struct {
     int nb, dims[PDNN_DIM_MAX], st[PDNN_DIM_MAX];
     pdnnDataType_t t;
@@ -80,11 +31,11 @@ static ten mk(pdnnDataType_t t, int nb, const int *dims, int layout)
     x.nb = nb;
     x.t = t;
     memcpy(x.dims, dims, sizeof(int) * (size_t)nb);
-    lay_strides(nb, dims, layout, x.st);
+    tu_layout_strides(nb, dims, layout, x.st);
     x.d = tu_tensor(t, nb, dims, x.st);
-    x.numel = lay_numel(nb, dims);
-    x.span = lay_span(nb, dims, x.st);
-    x.p = calloc((size_t)(x.span > 0 ? x.span : 1), 8);
+    x.numel = tu_layout_numel(nb, dims);
+    x.span = tu_layout_span(nb, dims, x.st);
+    x.p = tu_alloc(t, (size_t)x.span);
     return x;
 }
 
@@ -94,7 +45,7 @@ static void drop(ten *x)
     free(x->p);
 }
 
-static int64_t off(const ten *x, int64_t i) { return lay_offset(x->nb, x->dims, x->st, i); }
+static int64_t off(const ten *x, int64_t i) { return tu_layout_offset(x->nb, x->dims, x->st, i); }
 
 static double get(const ten *x, int64_t i)
 {
@@ -239,7 +190,7 @@ static void rows_dims(const lcase *c, int *nb, int *dims)
 
 static bool g_all_packed; /* steer random cases to the packed implementation */
 
-static int rand_layout(void) { return g_all_packed ? TU_LAYOUT_PACKED : tu_int(0, 1); }
+static int rand_layout(void) { return g_all_packed ? TU_LAYOUT_PACKED : tu_int(0, 2); }
 
 static void run_case(const lcase *c)
 {

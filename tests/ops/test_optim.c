@@ -10,57 +10,9 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_layout.h"
 
 static pdnnHandle_t H;
-
-/* Strided layouts for this test: PACKED (row-major) or GAPPED (dims nested in a random
- * order, with 0..2 unused elements after each level). Kept local so that this test
- * depends only on committed harness files. */
-enum { TU_LAYOUT_PACKED = 0, TU_LAYOUT_GAPPED = 1 };
-
-static void lay_strides(int nb, const int *dims, int kind, int *strides)
-{
-    int order[PDNN_DIM_MAX]; /* innermost first */
-    for (int i = 0; i < nb; i++) order[i] = nb - 1 - i;
-    if (kind == TU_LAYOUT_GAPPED)
-        for (int i = nb - 1; i > 0; i--) {
-            int j = tu_int(0, i), t = order[i];
-            order[i] = order[j], order[j] = t;
-        }
-    int s = kind == TU_LAYOUT_GAPPED ? tu_int(1, 2) : 1;
-    for (int i = 0; i < nb; i++) {
-        strides[order[i]] = s;
-        s = s * (dims[order[i]] > 0 ? dims[order[i]] : 1) + (kind == TU_LAYOUT_GAPPED ? tu_int(0, 2) : 0);
-    }
-}
-
-static int64_t lay_offset(int nb, const int *dims, const int *strides, int64_t linear)
-{
-    int64_t off = 0;
-    for (int i = nb - 1; i >= 0; i--) {
-        off += (linear % dims[i]) * strides[i];
-        linear /= dims[i];
-    }
-    return off;
-}
-
-static int64_t lay_numel(int nb, const int *dims)
-{
-    int64_t n = 1;
-    for (int i = 0; i < nb; i++) n *= dims[i];
-    return n;
-}
-
-/* Elements addressed: max offset + 1 (0 when a dim is 0). */
-static int64_t lay_span(int nb, const int *dims, const int *strides)
-{
-    int64_t last = 0;
-    for (int i = 0; i < nb; i++) {
-        if (dims[i] == 0) return 0;
-        last += (int64_t)(dims[i] - 1) * strides[i];
-    }
-    return last + 1;
-}
 
 /* ------------------------------------------------------------------ the oracle */
 
@@ -199,16 +151,16 @@ static void test_formulas(void)
         hyper h = rand_hyper(type);
         int nb = tu_int(1, 3), dims[3] = {tu_int(1, 6), tu_int(1, 5), tu_int(1, 4)};
         int ws[3], gs[3], layout = tu_int(0, 1) ? TU_LAYOUT_PACKED : TU_LAYOUT_GAPPED;
-        lay_strides(nb, dims, layout, ws);
-        lay_strides(nb, dims, layout == TU_LAYOUT_PACKED ? layout : TU_LAYOUT_GAPPED, gs);
-        int n = (int)lay_numel(nb, dims);
-        int64_t wspan = lay_span(nb, dims, ws), gspan = lay_span(nb, dims, gs);
+        tu_layout_strides(nb, dims, layout, ws);
+        tu_layout_strides(nb, dims, layout == TU_LAYOUT_PACKED ? layout : TU_LAYOUT_GAPPED, gs);
+        int n = (int)tu_layout_numel(nb, dims);
+        int64_t wspan = tu_layout_span(nb, dims, ws), gspan = tu_layout_span(nb, dims, gs);
         pdnnTensorDescriptor_t wD = tu_tensor(t, nb, dims, ws), gD = tu_tensor(t, nb, dims, gs);
         void *w = tu_alloc(t, (size_t)wspan), *g = tu_alloc(t, (size_t)gspan);
         double *wo = calloc((size_t)n, 8), *go = calloc((size_t)n, 8), *got = calloc((size_t)n, 8);
         for (int i = 0; i < n; i++) {
-            tu_put(w, t, (size_t)lay_offset(nb, dims, ws, i), tu_uniform(-2, 2));
-            wo[i] = tu_get(w, t, (size_t)lay_offset(nb, dims, ws, i));
+            tu_put(w, t, (size_t)tu_layout_offset(nb, dims, ws, i), tu_uniform(-2, 2));
+            wo[i] = tu_get(w, t, (size_t)tu_layout_offset(nb, dims, ws, i));
         }
         pdnnOptimizerDescriptor_t o = mkopt(&h);
         size_t sbytes;
@@ -219,12 +171,12 @@ static void test_formulas(void)
         double lr = tu_uniform(0.001, 0.1), tol = t == PDNN_DATA_DOUBLE ? 1e-13 : 2e-5;
         for (int step = 1; step <= 4; step++) {
             for (int i = 0; i < n; i++) {
-                tu_put(g, t, (size_t)lay_offset(nb, dims, gs, i), tu_uniform(-1, 1));
-                go[i] = tu_get(g, t, (size_t)lay_offset(nb, dims, gs, i));
+                tu_put(g, t, (size_t)tu_layout_offset(nb, dims, gs, i), tu_uniform(-1, 1));
+                go[i] = tu_get(g, t, (size_t)tu_layout_offset(nb, dims, gs, i));
             }
             o_step(&h, &os, lr, step, n, wo, go);
             TU_OK(pdnnOptimizerStep(H, o, lr, step, PDNN_PARAM_TRAINABLE, gD, g, wD, w, st, sbytes));
-            for (int i = 0; i < n; i++) got[i] = tu_get(w, t, (size_t)lay_offset(nb, dims, ws, i));
+            for (int i = 0; i < n; i++) got[i] = tu_get(w, t, (size_t)tu_layout_offset(nb, dims, ws, i));
             double e = tu_rel_err(wo, got, PDNN_DATA_DOUBLE, (size_t)n);
             TU_CHECK(e <= tol, "type %d %s %s n %d step %d mom %g nest %d ams %d cen %d wd %g: err %g",
                      type, t == PDNN_DATA_DOUBLE ? "f64" : "f32",
@@ -460,15 +412,15 @@ static void test_clip(void)
             int nb = tu_int(1, 3), dims[3] = {tu_int(0, 5), tu_int(1, 6), tu_int(1, 4)}, st[3];
             if (tu_int(0, 3)) dims[0] = dims[0] ? dims[0] : 1;
             t[k] = tu_int(0, 1) ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
-            lay_strides(nb, dims, tu_int(0, 1) ? TU_LAYOUT_PACKED : TU_LAYOUT_GAPPED, st);
+            tu_layout_strides(nb, dims, tu_int(0, 1) ? TU_LAYOUT_PACKED : TU_LAYOUT_GAPPED, st);
             d[k] = tu_tensor(t[k], nb, dims, st);
-            n[k] = lay_numel(nb, dims);
-            int64_t span = lay_span(nb, dims, st);
+            n[k] = tu_layout_numel(nb, dims);
+            int64_t span = tu_layout_span(nb, dims, st);
             g[k] = tu_alloc(t[k], (size_t)span);
             offs[k] = malloc(sizeof(int) * (size_t)(n[k] + 1));
             orig[k] = malloc(sizeof(double) * (size_t)(n[k] + 1));
             for (int64_t i = 0; i < n[k]; i++) {
-                offs[k][i] = (int)lay_offset(nb, dims, st, i);
+                offs[k][i] = (int)tu_layout_offset(nb, dims, st, i);
                 tu_put(g[k], t[k], (size_t)offs[k][i], tu_uniform(-1, 1));
                 orig[k][i] = tu_get(g[k], t[k], (size_t)offs[k][i]);
             }
