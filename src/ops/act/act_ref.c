@@ -1,5 +1,6 @@
 /* Activation reference: any rank and strides, double arithmetic, element by element. */
 #include "core/dtype.h"
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/act/act_problem.h"
 
@@ -27,7 +28,7 @@ static pdnnStatus_t ref_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_act_args *a = args;
     const pdnnDataType_t t = p->dtype;
     const int64_t n = p->numel;
-    const int nth = n >= 4096 ? ctx->nthreads : 1;
+    const int nth = pdnn_par_threads(ctx->nthreads, n, (double)n, 4096);
 
     if (!p->bwd) {
 #pragma omp parallel for num_threads(nth) schedule(static)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/desc.h"
+#include "core/par.h"
 
 typedef enum {
     PDNN_POOL_FWD = 0, /* y = pool(x) */
@@ -73,16 +74,16 @@ static inline bool pdnn_pool_takes_f32(float v, float cur, bool nan_prop)
     return !isnan(v) && (isnan(cur) || v > cur);
 }
 
-/* Threads worth using: 1 below about 32k window taps of work (a parallel region costs
- * more than it saves), else the handle's count. Results never depend on it. */
-static inline int pdnn_pool_threads(const pdnn_pool_problem *p, int nthreads)
+/* Threads worth using for a loop over `units` pieces of the problem (pdnn_par_threads):
+ * the work counted is the input elements plus the window taps, 1 thread below 32k. */
+static inline int pdnn_pool_threads(const pdnn_pool_problem *p, int64_t units, int nthreads)
 {
     double in = 1, taps = 1;
     for (int d = 0; d < PDNN_POOL_SP_MAX; d++) {
         in *= (double)p->in[d];
         taps *= (double)p->out[d] * (double)p->win[d];
     }
-    return (double)p->n * (double)p->c * (in + taps) < 32768.0 ? 1 : nthreads;
+    return pdnn_par_threads(nthreads, units, (double)p->n * (double)p->c * (in + taps), 32768);
 }
 
 /* benchdnn-style key: "mb2ic3ih9iw9oh5ow5kh2kw2sh2sw2ph0pw0dh0dw0_max_f32_fwd" (dilation

@@ -118,8 +118,8 @@ static pdnnStatus_t ref_fwd(const void *prob, const void *args, const pdnn_ctx *
 {
     const prob_t *p = prob;
     const pdnn_pool_args *a = args;
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
     int64_t total = count(p, p->out);
+    const int nt = pdnn_pool_threads(p, total, ctx->nthreads);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t i = 0; i < total; i++) {
         int64_t nc[2], o[SP], sel;
@@ -181,8 +181,8 @@ static double gather(const prob_t *p, const pdnn_pool_args *a, const int64_t *nc
 static void max_bwd_disjoint(const prob_t *p, const pdnn_pool_args *a, const pdnn_ctx *ctx)
 {
     pdnnDataType_t t = p->dtype;
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
     int64_t nout = count(p, p->out), nin = count(p, p->in);
+    const int nt = pdnn_pool_threads(p, nout > nin ? nout : nin, ctx->nthreads);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t j = 0; j < nout; j++) {
         int64_t nc[2], o[SP], sel, lo[SP], hi[SP], inc[SP], base[SP], i[SP];
@@ -227,8 +227,8 @@ static pdnnStatus_t ref_bwd(const void *prob, const void *args, const pdnn_ctx *
         max_bwd_disjoint(p, a, ctx);
         return PDNN_STATUS_SUCCESS;
     }
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
     int64_t total = count(p, p->in);
+    const int nt = pdnn_pool_threads(p, total, ctx->nthreads);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t j = 0; j < total; j++) {
         int64_t nc[2], i[SP];

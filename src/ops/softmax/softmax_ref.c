@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/dtype.h"
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/softmax/softmax_problem.h"
 
@@ -107,7 +108,7 @@ static pdnnStatus_t ref_exec(const void *prob, const void *args, const pdnn_ctx 
     split(p, false, &outer);
     split(p, true, &red);
     const int64_t rows = count(&outer), len = count(&red);
-    const int nth = rows > 1 && rows * len >= 4096 ? ctx->nthreads : 1;
+    const int nth = pdnn_par_threads(ctx->nthreads, rows, (double)rows * (double)len, 4096);
 
 #pragma omp parallel for num_threads(nth) schedule(static)
     for (int64_t i = 0; i < rows; i++) {

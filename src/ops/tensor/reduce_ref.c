@@ -7,12 +7,9 @@
  * count. */
 #include <math.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/tensor/tensor_impls.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 enum { RED_PAR_MIN = 1 << 15 };
 
@@ -189,17 +186,12 @@ static pdnnStatus_t reduce_ref_exec(const void *prob, const void *args, const pd
     const pdnn_reduce_problem *p = prob;
     const pdnn_reduce_args *x = args;
     int64_t nout = p->nout;
-    int nt = ctx->nthreads;
-    if (nout < 2 || nout * p->nred < RED_PAR_MIN) nt = 1;
-    if (nt > nout) nt = (int)nout;
+    const int nt = pdnn_par_threads(ctx->nthreads, nout, (double)nout * (double)p->nred,
+                                    RED_PAR_MIN);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        int64_t t = 0, nthr = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        nthr = omp_get_num_threads();
-#endif
-        int64_t lo = nout * t / nthr, hi = nout * (t + 1) / nthr;
+        int64_t lo, hi;
+        pdnn_par_share(nout, &lo, &hi);
         if (lo < hi) reduce_range(p, x, lo, hi);
     }
     return PDNN_STATUS_SUCCESS;

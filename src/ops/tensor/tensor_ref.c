@@ -8,12 +8,9 @@
  * the loop that the compiler vectorizes. */
 #include <math.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/tensor/tensor_impls.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
@@ -181,17 +178,11 @@ static pdnnStatus_t elt_ref_exec(const void *prob, const void *args, const pdnn_
     int64_t inner = p->dim[p->nd - 1];
     int64_t nblk = (inner + ELT_BLOCK - 1) / ELT_BLOCK;
     int64_t items = p->numel / inner * nblk;
-    int nt = ctx->nthreads;
-    if (p->numel < ELT_PAR_MIN || items < 2) nt = 1;
-    if (nt > items) nt = (int)items;
+    const int nt = pdnn_par_threads(ctx->nthreads, items, (double)p->numel, ELT_PAR_MIN);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        int64_t t = 0, nthr = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        nthr = omp_get_num_threads();
-#endif
-        int64_t lo = items * t / nthr, hi = items * (t + 1) / nthr;
+        int64_t lo, hi;
+        pdnn_par_share(items, &lo, &hi);
         if (lo < hi) elt_range(p, x, lo, hi, nblk);
     }
     return PDNN_STATUS_SUCCESS;

@@ -2,6 +2,7 @@
  * tensor sits at offset i (NCHW, NHWC or any permutation, without gaps), so the op is a
  * flat loop. The mode is fixed outside the loop so that each loop inlines one formula;
  * values are computed in double exactly as the reference does (bitwise equal results). */
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/act/act_problem.h"
 
@@ -126,7 +127,7 @@ static pdnnStatus_t packed_exec(const void *prob, const void *args, const pdnn_c
     const pdnn_act_args *a = args;
     const int64_t n = p->numel;
     const int64_t nchunks = (n + CHUNK - 1) / CHUNK;
-    const int nth = nchunks > 1 ? ctx->nthreads : 1;
+    const int nth = pdnn_par_threads(ctx->nthreads, nchunks, (double)n, 0);
     const bool f32 = p->dtype == PDNN_DATA_FLOAT;
 
 #pragma omp parallel for num_threads(nth) schedule(static)

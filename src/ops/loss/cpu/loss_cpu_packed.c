@@ -4,6 +4,7 @@
  * thread count. */
 #include <math.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/loss/loss_problem.h"
 
@@ -63,12 +64,13 @@ static double row_loss(const pdnn_loss_problem *p, const pdnn_loss_args *a, int6
     return (1.0 - p->smoothing) * nll + p->smoothing / (double)c * smooth;
 }
 
-static pdnnStatus_t forward(const pdnn_loss_problem *p, const pdnn_loss_args *a, int nt)
+static pdnnStatus_t forward(const pdnn_loss_problem *p, const pdnn_loss_args *a, int nthreads)
 {
     int64_t rows = p->rows;
-    bool par = rows * p->c > PAR_MIN_WORK;
+    const double work = (double)rows * (double)p->c;
     if (p->reduction == PDNN_LOSS_REDUCTION_NONE) {
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+        const int nt = pdnn_par_threads(nthreads, rows, work, PAR_MIN_WORK);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
         for (int64_t r = 0; r < rows; r++) {
             bool counted;
             double l = row_loss(p, a, r, &counted);
@@ -79,7 +81,8 @@ static pdnnStatus_t forward(const pdnn_loss_problem *p, const pdnn_loss_args *a,
     double part[NBLOCKS];
     int64_t cnt[NBLOCKS];
     int nb = rows < NBLOCKS ? (int)rows : NBLOCKS;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+    const int nt = pdnn_par_threads(nthreads, nb, work, PAR_MIN_WORK);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int b = 0; b < nb; b++) {
         double acc = 0.0;
         int64_t n = 0;
@@ -99,22 +102,22 @@ static pdnnStatus_t forward(const pdnn_loss_problem *p, const pdnn_loss_args *a,
     return PDNN_STATUS_SUCCESS;
 }
 
-static pdnnStatus_t backward(const pdnn_loss_problem *p, const pdnn_loss_args *a, int nt)
+static pdnnStatus_t backward(const pdnn_loss_problem *p, const pdnn_loss_args *a, int nthreads)
 {
     int64_t rows = p->rows, c = p->c, s = p->s;
     pdnnDataType_t t = p->dtype;
-    bool par = rows * c > PAR_MIN_WORK;
+    const int nt = pdnn_par_threads(nthreads, rows, (double)rows * (double)c, PAR_MIN_WORK);
     int64_t count = rows;
     if (p->mode != PDNN_LOSS_MSE && p->reduction == PDNN_LOSS_REDUCTION_MEAN) {
         count = 0;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par) reduction(+ : count)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1) reduction(+ : count)
         for (int64_t r = 0; r < rows; r++)
             count += pdnn_loss_label(a->target, p->ttype, r) != p->ignore_index;
     }
     double g0 = p->reduction != PDNN_LOSS_REDUCTION_NONE && p->has_dy ? ldx(a->dy, t, 0) : 1.0;
     if (p->reduction == PDNN_LOSS_REDUCTION_MEAN) g0 /= (double)(count > 0 ? count : 1);
     double eps = p->smoothing, off = eps / (double)(c > 0 ? c : 1);
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t r = 0; r < rows; r++) {
         double w = p->reduction == PDNN_LOSS_REDUCTION_NONE ? (p->has_dy ? ldx(a->dy, t, r) : 1.0)
                                                             : g0;

@@ -3,6 +3,7 @@
  * blocks in order: bitwise identical for any thread count. */
 #include <math.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/optim/optim_problem.h"
 
@@ -29,17 +30,17 @@ static pdnnStatus_t exec(const void *prob, const void *args, const pdnn_ctx *ctx
     const pdnn_clip_problem *p = prob;
     const pdnn_clip_args *a = args;
     const int64_t n = p->n;
-    const bool dbl = p->g.dtype == PDNN_DATA_DOUBLE, par = n > PAR_MIN_ELEMS;
-    const int nt = ctx->nthreads;
+    const bool dbl = p->g.dtype == PDNN_DATA_DOUBLE;
+    const int nt = pdnn_par_threads(ctx->nthreads, n, (double)n, PAR_MIN_ELEMS);
     if (p->op == PDNN_CLIP_SCALE) {
         if (dbl) {
             double *g = a->g, c = a->coef;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
             for (int64_t i = 0; i < n; i++) g[i] *= c;
         } else {
             float *g = a->g;
             double c = a->coef;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
             for (int64_t i = 0; i < n; i++) g[i] = (float)((double)g[i] * c);
         }
         return PDNN_STATUS_SUCCESS;
@@ -48,7 +49,8 @@ static pdnnStatus_t exec(const void *prob, const void *args, const pdnn_ctx *ctx
     const bool inf = isinf(q);
     double part[NBLOCKS];
     const int nb = n < NBLOCKS ? (int)n : NBLOCKS;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+    const int ntb = pdnn_par_threads(ctx->nthreads, nb, (double)n, PAR_MIN_ELEMS);
+#pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
     for (int b = 0; b < nb; b++) {
         double acc = 0.0;
         for (int64_t i = n * b / nb; i < n * (b + 1) / nb; i++) {

@@ -2,6 +2,7 @@
  * OpenMP over elements, arithmetic in the tensor's type. */
 #include <math.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/optim/optim_problem.h"
 

@@ -5,11 +5,12 @@
  * thread count. */
 
 static void OPT_FN(const pdnn_optim_problem *p, const pdnn_optim_coefs *cf, OPT_T *restrict w,
-                   const OPT_T *restrict g, OPT_T *restrict st, int nt)
+                   const OPT_T *restrict g, OPT_T *restrict st, int nthreads)
 {
     const int64_t n = p->n;
     const struct pdnnOptimizerStruct *o = &p->opt;
-    const bool first = cf->first, par = n > PAR_MIN_ELEMS;
+    const bool first = cf->first;
+    const int nt = pdnn_par_threads(nthreads, n, (double)n, PAR_MIN_ELEMS);
     const OPT_T lr = (OPT_T)cf->lr, wd = (OPT_T)cf->wd, decay = (OPT_T)cf->decay;
     const OPT_T mu = (OPT_T)cf->mu, damp1 = (OPT_T)cf->damp1, eps = (OPT_T)cf->eps;
     const bool use_wd = cf->wd != 0.0, use_decay = cf->decay != 1.0;
@@ -18,7 +19,7 @@ static void OPT_FN(const pdnn_optim_problem *p, const pdnn_optim_coefs *cf, OPT_
     switch (o->type) {
     case PDNN_OPTIMIZER_SGD: {
         const bool mom = cf->mu != 0.0, nesterov = o->nesterov;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
         for (int64_t i = 0; i < n; i++) {
             OPT_T gi = g[i];
             if (use_wd) gi += wd * w[i];
@@ -38,7 +39,7 @@ static void OPT_FN(const pdnn_optim_problem *p, const pdnn_optim_coefs *cf, OPT_
         const OPT_T bc2_sqrt = (OPT_T)cf->bc2_sqrt;
         const bool ams = o->amsgrad;
         OPT_T *restrict s1 = st + n, *restrict s2 = st + 2 * n;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
         for (int64_t i = 0; i < n; i++) {
             OPT_T wi = w[i], gi = g[i];
             if (use_decay) wi *= decay;
@@ -61,7 +62,7 @@ static void OPT_FN(const pdnn_optim_problem *p, const pdnn_optim_coefs *cf, OPT_
         const OPT_T a = (OPT_T)cf->a, ca = (OPT_T)cf->ca;
         const bool centered = o->centered, mom = cf->mu > 0.0;
         OPT_T *restrict sb = st + cf->ib * n, *restrict sga = st + cf->iga * n;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
         for (int64_t i = 0; i < n; i++) {
             OPT_T gi = g[i];
             if (use_wd) gi += wd * w[i];
@@ -85,7 +86,7 @@ static void OPT_FN(const pdnn_optim_problem *p, const pdnn_optim_coefs *cf, OPT_
     }
     case PDNN_OPTIMIZER_ADAGRAD: {
         const OPT_T clr = (OPT_T)cf->clr, init = (OPT_T)cf->init;
-#pragma omp parallel for num_threads(nt) schedule(static) if (par)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
         for (int64_t i = 0; i < n; i++) {
             OPT_T gi = g[i];
             if (use_wd) gi += wd * w[i];

@@ -155,7 +155,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     float *y = a->dst;
     const bool is_max = pdnn_pool_is_max(p->mode);
     const int64_t pixels = p->n * p->out[0] * p->out[1] * p->out[2];
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
+    const int nt = pdnn_pool_threads(p, pixels, ctx->nthreads);
 
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t t = 0; t < pixels; t++) {
@@ -195,7 +195,7 @@ static pdnnStatus_t bwd_exec(const void *prob, const void *args, const pdnn_ctx 
     float *dx = a->dst;
     const bool is_max = pdnn_pool_is_max(p->mode);
     const int64_t pixels = p->n * p->in[0] * p->in[1] * p->in[2];
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
+    const int nt = pdnn_pool_threads(p, pixels, ctx->nthreads);
 
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t t = 0; t < pixels; t++) {

@@ -200,7 +200,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const bool include = p->mode == PDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
     const double alpha = a->alpha, beta = a->beta;
     const int64_t tasks = p->n * p->c * OH;
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
+    const int nt = pdnn_pool_threads(p, tasks, ctx->nthreads);
     int64_t owa, owb;
     interior(OW, W, kw, sw, pw, &owa, &owb);
 
@@ -305,7 +305,7 @@ static pdnnStatus_t bwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const bool include = p->mode == PDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
     const double alpha = a->alpha, beta = a->beta;
     const int64_t tasks = p->n * p->c * H;
-    const int nt = pdnn_pool_threads(p, ctx->nthreads);
+    const int nt = pdnn_pool_threads(p, tasks, ctx->nthreads);
     int64_t owa, owb;
     interior(OW, W, kw, sw, pw, &owa, &owb);
 

@@ -10,6 +10,7 @@
  * in a fixed order (memory order along the collapsed row), independent of threads. */
 #include <math.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "ops/softmax/softmax_problem.h"
 
@@ -275,7 +276,8 @@ static pdnnStatus_t strided_exec(const void *prob, const void *args, const pdnn_
     if (!make_plan(p, &pl, &why)) return PDNN_STATUS_INTERNAL_ERROR;
     const int64_t nblk = pl.cols ? (pl.nb + W - 1) / W : pl.nb;
     const int64_t units = pl.na * nblk;
-    const int nth = units > 1 && pl.na * pl.nb * pl.len >= 4096 ? ctx->nthreads : 1;
+    const int nth = pdnn_par_threads(ctx->nthreads, units,
+                                     (double)pl.na * (double)pl.nb * (double)pl.len, 4096);
 
 #pragma omp parallel for num_threads(nth) schedule(static)
     for (int64_t u = 0; u < units; u++) {
