@@ -124,6 +124,10 @@ bool pdnn_tensor_is_packed(const struct pdnnTensorStruct *d);
 bool pdnn_tensor_no_overlap(const struct pdnnTensorStruct *d);
 /* Writes "f32 2x3x4x5 s60:20:5:1" into buf. */
 void pdnn_tensor_str(const struct pdnnTensorStruct *d, char *buf, size_t n);
+/* Writes " name0=<tensor0> name1=<tensor1> ..." (pdnn_tensor_str of each, a space before
+ * each) into buf, cut at n - 1 characters: the tensor part of a log line. */
+void pdnn_tensor_list_str(const struct pdnnTensorStruct *const *descs,
+                          const char *const *names, int count, char *buf, size_t n);
 /* Filter dims/strides as a tensor view (KCRS or KRSC strides). */
 void pdnn_filter_as_tensor(const struct pdnnFilterStruct *f, struct pdnnTensorStruct *t);
 /* "f32", "f64", "f16", "bf16", "s8", ... */

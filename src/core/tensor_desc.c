@@ -546,3 +546,17 @@ void pdnn_tensor_str(const tensor_t *d, char *buf, size_t n)
         off += (size_t)r;
     }
 }
+
+void pdnn_tensor_list_str(const tensor_t *const *descs, const char *const *names, int count,
+                          char *buf, size_t n)
+{
+    size_t off = 0;
+    if (n > 0) buf[0] = '\0';
+    for (int i = 0; i < count && off < n; i++) {
+        char s[160];
+        pdnn_tensor_str(descs[i], s, sizeof s);
+        int r = snprintf(buf + off, n - off, " %s=%s", names[i], s);
+        if (r < 0) return;
+        off += (size_t)r;
+    }
+}

@@ -27,17 +27,13 @@ static pdnnStatus_t run(const pdnn_act_problem *p, const pdnn_act_args *a, pdnnH
     double t0 = pdnn_log_on() ? pdnn_now_ms() : 0;
     pdnnStatus_t st = impl->exec(p, a, &ctx);
     if (pdnn_log_on()) {
-        char s[4][160];
-        for (int i = 0; i < ndescs; i++) pdnn_tensor_str(descs[i], s[i], sizeof s[i]);
+        char ts[720];
+        pdnn_tensor_list_str(descs, names, ndescs, ts, sizeof ts);
         pdnn_log_call(func,
-                      "mode=%d nanOpt=%d coef=%g swish_beta=%g alpha=%g beta=%g %s=%s %s=%s"
-                      "%s%s%s%s%s%s%s%s impl=%s ws=0 threads=%d time=%.3fms",
+                      "mode=%d nanOpt=%d coef=%g swish_beta=%g alpha=%g beta=%g%s impl=%s ws=0 "
+                      "threads=%d time=%.3fms",
                       (int)p->act.mode, (int)p->act.propagate_nan, p->act.coef,
-                      p->act.swish_beta, a->alpha, a->beta, names[0], s[0], names[1], s[1],
-                      ndescs > 2 ? " " : "", ndescs > 2 ? names[2] : "",
-                      ndescs > 2 ? "=" : "", ndescs > 2 ? s[2] : "", ndescs > 3 ? " " : "",
-                      ndescs > 3 ? names[3] : "", ndescs > 3 ? "=" : "",
-                      ndescs > 3 ? s[3] : "", impl->name, h->nthreads,
+                      p->act.swish_beta, a->alpha, a->beta, ts, impl->name, h->nthreads,
                       pdnn_now_ms() - t0);
     }
     return st;

@@ -89,15 +89,9 @@ static pdnnStatus_t run(const pdnn_pool_problem *p, const pdnn_pool_args *a,
     double t0 = log ? pdnn_now_ms() : 0;
     pdnnStatus_t st = impl->exec(p, a, &ctx);
     if (log) {
-        char key[256], s[4][160], all[720];
-        size_t off = 0;
-        all[0] = '\0';
+        char key[256], all[720];
         pdnn_pool_problem_key(p, key, sizeof key);
-        for (int i = 0; i < ndescs && off < sizeof all; i++) {
-            pdnn_tensor_str(descs[i], s[i], sizeof s[i]);
-            int r = snprintf(all + off, sizeof all - off, " %s=%s", names[i], s[i]);
-            if (r > 0) off += (size_t)r;
-        }
+        pdnn_tensor_list_str(descs, names, ndescs, all, sizeof all);
         pdnn_log_call(func, "%s alpha=%g beta=%g%s impl=%s ws=0 threads=%d time=%.3fms", key,
                       a->alpha, a->beta, all, impl->name, h->nthreads, pdnn_now_ms() - t0);
     }

@@ -49,17 +49,13 @@ static pdnnStatus_t run(const pdnn_softmax_problem *p, const pdnn_softmax_args *
     double t0 = pdnn_log_on() ? pdnn_now_ms() : 0;
     pdnnStatus_t st = impl->exec(p, a, &ctx);
     if (pdnn_log_on()) {
-        char s[3][160];
-        for (int i = 0; i < ndescs; i++) pdnn_tensor_str(descs[i], s[i], sizeof s[i]);
+        char ts[720];
+        pdnn_tensor_list_str(descs, names, ndescs, ts, sizeof ts);
         pdnn_log_call(func,
-                      "algo=%s mode=%s alpha=%g beta=%g %s=%s %s=%s%s%s%s%s impl=%s ws=0 "
-                      "threads=%d time=%.3fms",
+                      "algo=%s mode=%s alpha=%g beta=%g%s impl=%s ws=0 threads=%d time=%.3fms",
                       algo_name(p->algo),
                       p->mode == PDNN_SOFTMAX_MODE_INSTANCE ? "INSTANCE" : "CHANNEL",
-                      a->alpha, a->beta, names[0], s[0], names[1], s[1],
-                      ndescs > 2 ? " " : "", ndescs > 2 ? names[2] : "",
-                      ndescs > 2 ? "=" : "", ndescs > 2 ? s[2] : "", impl->name,
-                      h->nthreads, pdnn_now_ms() - t0);
+                      a->alpha, a->beta, ts, impl->name, h->nthreads, pdnn_now_ms() - t0);
     }
     return st;
 }
