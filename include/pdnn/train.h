@@ -292,6 +292,11 @@ PDNN_API pdnnStatus_t pdnnGetOptimizerStateSize(pdnnHandle_t handle,
  *  - state, stateSizeInBytes: at least pdnnGetOptimizerStateSize bytes
  *    (BAD_PARAM_SIZE_INSUFFICIENT naming the bytes needed); state may be NULL when that
  *    size is 0.
+ *  - w, dw and the state's first pdnnGetOptimizerStateSize bytes must be pairwise
+ *    disjoint in memory (byte spans of the views); any overlap, including dw == w, is
+ *    BAD_PARAM (w is written while dw and the state are read, so an overlap would make
+ *    the result depend on the order of the updates and on the thread count). Not
+ *    checked for a FROZEN call, which touches nothing.
  *  Elementwise, so bitwise identical for any thread count. FLOAT tensors that are
  *  packed take a threaded path that computes in float as PyTorch does; other layouts and
  *  DOUBLE compute in double. */

@@ -67,3 +67,18 @@ pdnnStatus_t pdnn_check_disjoint(const struct pdnnTensorStruct *in, const void *
 {
     return check(in, pin, inname, out, pout, outname, func, false);
 }
+
+pdnnStatus_t pdnn_check_bytes_disjoint(const void *p, size_t bytes, const char *name,
+                                       const struct pdnnTensorStruct *t, const void *pt,
+                                       const char *tname, const char *func)
+{
+    uintptr_t lo, hi;
+    span(t, pt, &lo, &hi);
+    const uintptr_t plo = (uintptr_t)p, phi = plo + (uintptr_t)bytes;
+    if (bytes == 0 || lo == hi || hi <= plo || phi <= lo) return PDNN_STATUS_SUCCESS;
+    char st[160];
+    pdnn_tensor_str(t, st, sizeof st);
+    return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
+                      "%s (%zu bytes at %p) overlaps %s (%s at %p); they must be disjoint",
+                      name, bytes, p, tname, st, pt);
+}

@@ -18,4 +18,11 @@ pdnnStatus_t pdnn_check_disjoint(const struct pdnnTensorStruct *in, const void *
                                  const char *inname, const struct pdnnTensorStruct *out,
                                  const void *pout, const char *outname, const char *func);
 
+/* BAD_PARAM when the raw byte range [p, p + bytes) (a workspace or an optimizer state
+ * buffer: memory the op writes that is not described by a tensor) overlaps the memory
+ * spanned by view (t, pt). An empty range or a zero-sized view never overlaps. */
+pdnnStatus_t pdnn_check_bytes_disjoint(const void *p, size_t bytes, const char *name,
+                                       const struct pdnnTensorStruct *t, const void *pt,
+                                       const char *tname, const char *func);
+
 #endif

@@ -260,6 +260,19 @@ static void test_opt_step(void)
     /* frozen still validates its descriptors */
     STEP(PDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, H, o, 0.1, 1, PDNN_PARAM_FROZEN, w2, NULL, wD, w, NULL, 0);
     STEP(PDNN_STATUS_BAD_PARAM_NULL_POINTER, H, o, 0.1, 1, PDNN_PARAM_FROZEN, wD, NULL, wD, NULL, NULL, 0);
+    /* w, dw and the state must be pairwise disjoint (w == dw too: w is written while dw
+     * is read, so an overlap makes the result depend on the update order) */
+    float big[24];
+    for (int i = 0; i < 24; i++) big[i] = 42;
+    STEP(PDNN_STATUS_BAD_PARAM, H, o, 0.1, 1, T, wD, big, wD, big + 1, st, sizeof st);
+    TU_CHECK(last_error_has("overlap"), "w/dw overlap message");
+    STEP(PDNN_STATUS_BAD_PARAM, H, o, 0.1, 1, T, wD, w, wD, w, st, sizeof st);
+    STEP(PDNN_STATUS_BAD_PARAM, H, o, 0.1, 1, T, wD, g, wD, big, big + 5, sizeof st);
+    TU_CHECK(last_error_has("state"), "state/w overlap message names the state");
+    STEP(PDNN_STATUS_BAD_PARAM, H, o, 0.1, 1, T, wD, big, wD, w, big + 4, sizeof st);
+    for (int i = 0; i < 24; i++) TU_CHECK(big[i] == 42, "step wrote big[%d] on failure", i);
+    /* adjacent but disjoint is fine */
+    TU_OK(pdnnOptimizerStep(H, o, 0.1, 1, T, wD, big, wD, big + 6, big + 12, sizeof st));
     int bad = 0;
     for (int i = 0; i < 6; i++) bad += w[i] != 42;
     TU_CHECK(bad == 0, "optimizer step wrote w on failure");

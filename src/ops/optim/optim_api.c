@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alias.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/registry.h"
@@ -94,6 +95,11 @@ pdnnStatus_t pdnnOptimizerStep(pdnnHandle_t handle, const pdnnOptimizerDescripto
     if (state == NULL && need > 0)
         return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, f,
                           "argument 'state' is NULL but %zu bytes of state are needed", need);
+    /* w is written while dw and the state are read elementwise: any overlap between the
+     * three (even w == dw) makes the result depend on the order of the updates. */
+    PDNN_TRY(pdnn_check_disjoint(dwDesc, dw, "dw", wDesc, w, "w", f));
+    PDNN_TRY(pdnn_check_bytes_disjoint(state, need, "state", wDesc, w, "w", f));
+    PDNN_TRY(pdnn_check_bytes_disjoint(state, need, "state", dwDesc, dw, "dw", f));
     if (pdnn_tensor_numel(wDesc) == 0) return PDNN_STATUS_SUCCESS;
 
     pdnn_optim_problem p;
