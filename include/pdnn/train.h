@@ -318,7 +318,9 @@ PDNN_API pdnnStatus_t pdnnOptimizerStep(pdnnHandle_t handle,
  *  maxNorm >= 0 (+INFINITY only measures a finite norm), normType > 0 or +INFINITY
  *  (BAD_PARAM_OUT_OF_BOUND). nbTensors >= 0 (0: total 0); gradDescs and grads must be
  *  non-NULL when nbTensors > 0; each tensor FLOAT or DOUBLE (they may differ), any
- *  non-overlapping strides, listed once. The sum is taken in a fixed order (bitwise
+ *  non-overlapping strides, listed once: two tensors whose memory overlaps (the same
+ *  tensor listed twice included) are BAD_PARAM naming both indices, checked before
+ *  anything is written (PyTorch would count and scale them twice). The sum is taken in a fixed order (bitwise
  *  identical for any thread count). Pass only trainable tensors' gradients. */
 PDNN_API pdnnStatus_t pdnnClipGradNorm(pdnnHandle_t handle, int nbTensors,
                                        const pdnnTensorDescriptor_t gradDescs[],

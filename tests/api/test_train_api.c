@@ -304,6 +304,15 @@ static void test_opt_step(void)
     pdnnTensorDescriptor_t gone = tu_tensor(PDNN_DATA_FLOAT, 2, dims, NULL), dsg[2] = {wD, gone};
     pdnnDestroyTensorDescriptor(gone);
     CLIP(PDNN_STATUS_BAD_PARAM, H, 2, dsg, gs, 1.0, 2.0, &tot);
+    /* a tensor listed twice, or two overlapping views: refused, naming both indices */
+    pdnnTensorDescriptor_t ds3[3] = {wD, wD, wD};
+    void *twice[3] = {g, g2, g2}, *shifted[3] = {g2, g, (float *)g2 + 5};
+    CLIP(PDNN_STATUS_BAD_PARAM, H, 3, ds3, twice, 1.0, 2.0, &tot);
+    TU_CHECK(last_error_has("grads[1]") && last_error_has("grads[2]"),
+             "clip overlap message names both indices");
+    CLIP(PDNN_STATUS_BAD_PARAM, H, 3, ds3, shifted, 1.0, 2.0, &tot);
+    TU_CHECK(last_error_has("grads[0]") && last_error_has("grads[2]"),
+             "clip overlap message names both indices");
     TU_CHECK(tot == -1 && !memcmp(keep, g2, sizeof g2), "clip wrote on failure");
 
     pdnnDestroyOptimizerDescriptor(o), pdnnDestroyOptimizerDescriptor(unset);

@@ -172,6 +172,15 @@ pdnnStatus_t pdnnClipGradNorm(pdnnHandle_t handle, int nbTensors,
         PDNN_TRY(pdnn_check_compute_dtype(gradDescs[i]->dtype, f, name));
         PDNN_TRY(pdnn_check_data(gradDescs[i], grads[i], f, dname));
     }
+    /* a tensor listed twice (or two overlapping views) would be counted and scaled twice */
+    for (int i = 0; i < nbTensors; i++)
+        for (int j = i + 1; j < nbTensors; j++) {
+            char ni[40], nj[40];
+            snprintf(ni, sizeof ni, "grads[%d]", i);
+            snprintf(nj, sizeof nj, "grads[%d]", j);
+            PDNN_TRY(pdnn_check_disjoint(gradDescs[i], grads[i], ni, gradDescs[j], grads[j],
+                                         nj, f));
+        }
 
     double t0 = pdnn_log_on() ? pdnn_now_ms() : 0;
     const bool inf = isinf(normType);
