@@ -107,9 +107,11 @@ PDNN_API pdnnStatus_t pdnnDestroyLossDescriptor(pdnnLossDescriptor_t lossDesc);
  *  when every target is ignored, or x is empty, the mean is NaN (0/0) as in PyTorch;
  *  SUM of nothing is 0. With beta == 0, y is never read. Computed in double whatever
  *  the type; bitwise identical for any thread count (fixed-order reductions).
+ *  y may not overlap x or target in memory, not even as the very same view (no in-place
+ *  use; PyTorch's losses have no in-place form either): BAD_PARAM.
  *  Statuses: NOT_INITIALIZED (handle), BAD_PARAM (dead/unset/wrong-kind descriptors,
  *  type mismatch between x and y or MSE's target, x with fewer than 2 dims for the
- *  class losses), BAD_PARAM_NULL_POINTER (alpha, beta, a data pointer of a non-empty
+ *  class losses, y overlapping x or target), BAD_PARAM_NULL_POINTER (alpha, beta, a data pointer of a non-empty
  *  tensor), BAD_PARAM_SHAPE_MISMATCH, BAD_PARAM_OUT_OF_BOUND (a target),
  *  NOT_SUPPORTED_DATA_TYPE (HALF, BFLOAT16, ...). */
 PDNN_API pdnnStatus_t pdnnLossForward(pdnnHandle_t handle,
@@ -130,8 +132,9 @@ PDNN_API pdnnStatus_t pdnnLossForward(pdnnHandle_t handle,
  *  - NLL: -w * [c == target]
  *  - MSE: 2 * w * (x - target)
  *  Ignored samples get 0 (also when every sample is ignored: no 0/0). With beta == 0,
- *  dx is never read. Statuses as pdnnLossForward, plus BAD_PARAM_NULL_POINTER when only
- *  one of dyDesc and dy is NULL. */
+ *  dx is never read. dx may not overlap x, target or dy in memory, not even as the very
+ *  same view (BAD_PARAM; no in-place use, as for the forward call). Statuses as
+ *  pdnnLossForward, plus BAD_PARAM_NULL_POINTER when only one of dyDesc and dy is NULL. */
 PDNN_API pdnnStatus_t pdnnLossBackward(pdnnHandle_t handle,
                                        const pdnnLossDescriptor_t lossDesc,
                                        const void *alpha,

@@ -120,6 +120,21 @@ static void test_loss_calls(void)
     pdnnTensorDescriptor_t tz = tu_tensor(PDNN_DATA_INT32, 1, zt, NULL);
     TU_OK(pdnnSetLossDescriptor(L, PDNN_LOSS_NLL, PDNN_LOSS_REDUCTION_SUM, -100, 0));
     FWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xz, NULL, tz, t, &zero, y1, y);
+    /* outputs may not overlap inputs (not even the same view): y over x, y over target */
+    float lb[32];
+    for (int i = 0; i < 32; i++) lb[i] = 42;
+    memcpy(lb, t, sizeof t);
+    float xkeep[12];
+    memcpy(xkeep, x, sizeof x);
+    TU_OK(pdnnSetLossDescriptor(L, PDNN_LOSS_SOFTMAX_CROSS_ENTROPY, PDNN_LOSS_REDUCTION_NONE, -100, 0));
+    FWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xD, x, tD, t, &zero, yD, x + 2);
+    TU_CHECK(last_error_has("overlap"), "loss y/x overlap message");
+    FWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xD, x, tD, lb, &zero, yD, lb);
+    TU_CHECK(last_error_has("target"), "loss y/target overlap message names target");
+    TU_OK(pdnnSetLossDescriptor(L, PDNN_LOSS_MSE, PDNN_LOSS_REDUCTION_NONE, -100, 0));
+    FWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xD, x, xD, dx, &zero, xD, x); /* y == x */
+    TU_CHECK(!memcmp(xkeep, x, sizeof x) && !memcmp(lb, t, sizeof t) && lb[4] == 42,
+             "loss forward wrote an input on failure");
     int bad = 0;
     for (int i = 0; i < 4; i++) bad += y[i] != 42;
     TU_CHECK(bad == 0, "loss forward wrote y on failure");
@@ -140,6 +155,15 @@ static void test_loss_calls(void)
     t[0] = 9;
     BWD(PDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, H, L, &one, xD, x, tD, t, yD, dy, &zero, xD, dx);
     t[0] = 0;
+    /* dx may not overlap x, target or dy (not even the same view) */
+    BWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xD, x, tD, t, yD, dy, &zero, xD, x);
+    BWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xD, x, tD, lb, yD, dy, &zero, xD, lb + 2);
+    TU_CHECK(last_error_has("target"), "loss dx/target overlap message names target");
+    for (int i = 0; i < 4; i++) lb[20 + i] = 1;
+    BWD(PDNN_STATUS_BAD_PARAM, H, L, &one, xD, x, tD, t, yD, lb + 20, &zero, xD, lb + 10);
+    TU_CHECK(last_error_has("dy"), "loss dx/dy overlap message names dy");
+    TU_CHECK(!memcmp(xkeep, x, sizeof x) && !memcmp(lb, t, sizeof t) && lb[4] == 42 &&
+             lb[19] == 42 && lb[20] == 1, "loss backward wrote an input on failure");
     bad = 0;
     for (int i = 0; i < 12; i++) bad += dx[i] != 42;
     TU_CHECK(bad == 0, "loss backward wrote dx on failure");

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alias.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -181,6 +182,9 @@ pdnnStatus_t pdnnLossForward(pdnnHandle_t handle, const pdnnLossDescriptor_t los
     PDNN_TRY(pdnn_check_same_dtype(xDesc, "xDesc", yDesc, "yDesc", f));
     PDNN_TRY(check_value_shape(lossDesc, xDesc, yDesc, "yDesc", f));
     PDNN_TRY(pdnn_check_data(yDesc, y, f, "y"));
+    /* the output may not overlap an input, not even as the same view */
+    PDNN_TRY(pdnn_check_disjoint(xDesc, x, "x", yDesc, y, "y", f));
+    PDNN_TRY(pdnn_check_disjoint(targetDesc, target, "target", yDesc, y, "y", f));
     PDNN_TRY(check_labels(&p, target, f));
     if (pdnn_tensor_numel(yDesc) == 0) return PDNN_STATUS_SUCCESS;
     p.backward = false;
@@ -221,6 +225,10 @@ pdnnStatus_t pdnnLossBackward(pdnnHandle_t handle, const pdnnLossDescriptor_t lo
     PDNN_TRY(pdnn_check_same_dtype(xDesc, "xDesc", dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_same_dims(xDesc, "xDesc", dxDesc, "dxDesc", f));
     PDNN_TRY(pdnn_check_data(dxDesc, dx, f, "dx"));
+    /* the output may not overlap an input, not even as the same view */
+    PDNN_TRY(pdnn_check_disjoint(xDesc, x, "x", dxDesc, dx, "dx", f));
+    PDNN_TRY(pdnn_check_disjoint(targetDesc, target, "target", dxDesc, dx, "dx", f));
+    if (dyDesc != NULL) PDNN_TRY(pdnn_check_disjoint(dyDesc, dy, "dy", dxDesc, dx, "dx", f));
     PDNN_TRY(check_labels(&p, target, f));
     if (pdnn_tensor_numel(dxDesc) == 0) return PDNN_STATUS_SUCCESS;
     p.backward = true;
