@@ -288,8 +288,9 @@ PDNN_API pdnnStatus_t pdnnGetReductionWorkspaceSize(pdnnHandle_t handle,
  *  BAD_PARAM_SIZE_INSUFFICIENT; without indices both are ignored.
  *  reduceTensorCompType must equal the data type (BAD_PARAM); A and C have one data
  *  type, FLOAT or DOUBLE (NOT_SUPPORTED_DATA_TYPE for others). A == C only with
- *  identical descriptors. A with zero elements (even when C has some): SUCCESS and
- *  nothing is written. Other statuses as pdnnAddTensor. */
+ *  identical descriptors. workspace may be NULL only with workspaceSizeInBytes 0
+ *  (BAD_PARAM_NULL_POINTER otherwise, as the convolutions). A with zero elements (even
+ *  when C has some): SUCCESS and nothing is written. Other statuses as pdnnAddTensor. */
 PDNN_API pdnnStatus_t pdnnReduceTensor(pdnnHandle_t handle,
                                        const pdnnReduceTensorDescriptor_t reduceTensorDesc,
                                        void *indices, size_t indicesSizeInBytes,

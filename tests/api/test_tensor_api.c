@@ -297,6 +297,9 @@ static void test_reduce(pdnnHandle_t h)
     RED(PDNN_STATUS_BAD_PARAM, h, rd, Ibuf, isz, &one, a, Abuf, &zero, over, Cbuf);
     RED(PDNN_STATUS_BAD_PARAM, h, rd, Cbuf, isz, &one, a, Abuf, &zero, c, Cbuf); /* indices == C */
 #undef RED
+    /* a NULL workspace with a nonzero size, as the convolutions */
+    TU_STATUS(PDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              pdnnReduceTensor(h, rd, Ibuf, isz, NULL, 64, &one, a, Abuf, &zero, c, Cbuf));
     check_untouched("reduce");
     /* size queries validate the same way */
     TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnGetReductionIndicesSize(h, rd_idx_add, a, c, &sz));

@@ -123,6 +123,10 @@ pdnnStatus_t pdnnReduceTensor(pdnnHandle_t handle,
     PDNN_TRY(pdnn_check_data(aDesc, A, __func__, "A"));
     PDNN_TRY(pdnn_check_data(cDesc, C, __func__, "C"));
     PDNN_TRY(pdnn_check_alias(aDesc, A, "A", cDesc, C, "C", __func__));
+    if (workspace == NULL && workspaceSizeInBytes > 0) /* as the convolutions */
+        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, __func__,
+                          "workspace is NULL but workspaceSizeInBytes is %zu",
+                          workspaceSizeInBytes);
     bool want_idx = reduceTensorDesc->indices == PDNN_REDUCE_TENSOR_FLATTENED_INDICES;
     if (want_idx && need > 0) {
         if (indices == NULL)
