@@ -66,8 +66,7 @@ double tu_uniform(double lo, double hi)
     return lo + (hi - lo) * ((double)(tu_next() >> 11) * (1.0 / 9007199254740992.0));
 }
 
-/* Bytes of one element of t (4 for a value that is no pdnnDataType_t). */
-static size_t esize(pdnnDataType_t t)
+size_t tu_esize(pdnnDataType_t t)
 {
     switch (t) {
     case PDNN_DATA_DOUBLE:
@@ -84,7 +83,7 @@ static size_t esize(pdnnDataType_t t)
 
 void *tu_alloc(pdnnDataType_t t, size_t n)
 {
-    void *p = calloc(n ? n : 1, esize(t));
+    void *p = calloc(n ? n : 1, tu_esize(t));
     if (!p) {
         fprintf(stderr, "tu_alloc: out of memory (%zu elements)\n", n);
         exit(2);
@@ -198,7 +197,7 @@ size_t tu_span(pdnnTensorDescriptor_t d)
     int nb, dims[PDNN_DIM_MAX], st[PDNN_DIM_MAX];
     pdnnGetTensorSizeInBytes(d, &bytes);
     pdnnGetTensorNdDescriptor(d, PDNN_DIM_MAX, &t, &nb, dims, st);
-    return bytes / esize(t);
+    return bytes / tu_esize(t);
 }
 
 tu_scalar tu_sc(pdnnDataType_t t, double v)

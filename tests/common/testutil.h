@@ -51,6 +51,7 @@ double tu_uniform(double lo, double hi);
 
 /* ---- buffers (tu_alloc sizes n elements of any data type; the others read and write
  * FLOAT or DOUBLE elements) */
+size_t tu_esize(pdnnDataType_t t);  /* bytes of one element (4 for an unknown type) */
 void *tu_alloc(pdnnDataType_t t, size_t n);      /* zeroed; aborts the test on OOM */
 void tu_fill_int(void *p, pdnnDataType_t t, size_t n, int lo, int hi);
 void tu_fill_uniform(void *p, pdnnDataType_t t, size_t n, double lo, double hi);

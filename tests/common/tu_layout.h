@@ -67,4 +67,14 @@ static inline int64_t tu_layout_numel(int nb, const int *dims)
     return n;
 }
 
+/* Row-major odometer: advances idx within dims (nb entries); false after the last. */
+static inline bool tu_next_index(int *idx, const int *dims, int nb)
+{
+    for (int i = nb - 1; i >= 0; i--) {
+        if (++idx[i] < dims[i]) return true;
+        idx[i] = 0;
+    }
+    return false;
+}
+
 #endif

@@ -157,7 +157,7 @@ static void check_gaps(const view *v, pdnnDataType_t t, const void *before, cons
                        const char *what)
 {
     unsigned char *m = mask_of(v);
-    size_t es = t == PDNN_DATA_DOUBLE ? 8 : 4;
+    size_t es = tu_esize(t);
     long bad = 0;
     for (int64_t i = 0; i < v->span; i++)
         if (!m[i] && memcmp((const char *)before + i * es, (const char *)after + i * es, es))
@@ -169,7 +169,7 @@ static void check_gaps(const view *v, pdnnDataType_t t, const void *before, cons
 static void *dup_buf(const void *p, pdnnDataType_t t, int64_t n)
 {
     void *q = tu_alloc(t, (size_t)n);
-    memcpy(q, p, (size_t)n * (t == PDNN_DATA_DOUBLE ? 8 : 4));
+    memcpy(q, p, (size_t)n * tu_esize(t));
     return q;
 }
 
@@ -223,7 +223,7 @@ static void fwd_random(int iter)
     TU_OK(pdnnActivationForward(H, ad, &al, vx.d, x, &be, vy.d, y1));
     TU_OK(pdnnSetNumThreads(H, 2));
     TU_OK(pdnnActivationForward(H, ad, &al, vx.d, x, &be, vy.d, y2));
-    TU_CHECK(tu_bitwise_equal(y1, y2, (size_t)vy.span * (t == PDNN_DATA_DOUBLE ? 8 : 4)),
+    TU_CHECK(tu_bitwise_equal(y1, y2, (size_t)vy.span * tu_esize(t)),
              "fwd iter %d: 1 and 2 threads differ", iter);
     check_gaps(&vy, t, y0, y1, "fwd");
 
@@ -250,10 +250,10 @@ static void fwd_random(int iter)
     if (beta == 0.0 && vx.numel > 0) {
         void *xy = dup_buf(x, t, vx.span);
         void *ref = tu_alloc(t, (size_t)vx.span);
-        memcpy(ref, x, (size_t)vx.span * (t == PDNN_DATA_DOUBLE ? 8 : 4));
+        memcpy(ref, x, (size_t)vx.span * tu_esize(t));
         TU_OK(pdnnActivationForward(H, ad, &al, vx.d, x, &be, vx.d, ref));
         TU_OK(pdnnActivationForward(H, ad, &al, vx.d, xy, &be, vx.d, xy));
-        TU_CHECK(tu_bitwise_equal(ref, xy, (size_t)vx.span * (t == PDNN_DATA_DOUBLE ? 8 : 4)),
+        TU_CHECK(tu_bitwise_equal(ref, xy, (size_t)vx.span * tu_esize(t)),
                  "fwd iter %d: in place differs", iter);
         free(xy);
         free(ref);
@@ -313,7 +313,7 @@ static void bwd_random(int iter)
     TU_OK(pdnnActivationBackward(H, ad, &al, vy.d, y, vdy.d, dy, vx.d, x, &be, vdx.d, dx1));
     TU_OK(pdnnSetNumThreads(H, 2));
     TU_OK(pdnnActivationBackward(H, ad, &al, vy.d, y, vdy.d, dy, vx.d, x, &be, vdx.d, dx2));
-    size_t bytes = (size_t)vdx.span * (t == PDNN_DATA_DOUBLE ? 8 : 4);
+    size_t bytes = (size_t)vdx.span * tu_esize(t);
     TU_CHECK(tu_bitwise_equal(dx1, dx2, bytes), "bwd iter %d: 1 and 2 threads differ", iter);
     check_gaps(&vdx, t, dx0, dx1, "bwd");
 
@@ -343,7 +343,7 @@ static void bwd_random(int iter)
     /* in place: dx == dy with one descriptor */
     if (beta == 0.0 && vdy.numel > 0) {
         void *ref = tu_alloc(t, (size_t)vdy.span), *g = dup_buf(dy, t, vdy.span);
-        size_t es = t == PDNN_DATA_DOUBLE ? 8 : 4;
+        size_t es = tu_esize(t);
         TU_OK(pdnnActivationBackward(H, ad, &al, vy.d, y, vdy.d, dy, vx.d, x, &be, vdy.d, ref));
         TU_OK(pdnnActivationBackward(H, ad, &al, vy.d, y, vdy.d, g, vx.d, x, &be, vdy.d, g));
         unsigned char *m = mask_of(&vdy);

@@ -261,7 +261,7 @@ static void check_dir(const shape *s, pdnn_conv_dir dir, bool ints, double alpha
     bool ok = im->supports(&cs.p, &why);
     TU_CHECK(ok, "%s %s: not supported (%s)", dir_name(dir), desc, why ? why : "?");
     if (ok) {
-        const size_t bytes = dn * (t == PDNN_DATA_DOUBLE ? 8 : 4);
+        const size_t bytes = dn * tu_esize(t);
         void *d1 = malloc(bytes), *d2 = malloc(bytes);
         memcpy(d1, dst0, bytes);
         memcpy(d2, dst0, bytes);
@@ -549,7 +549,7 @@ static void api_check(const shape *s, pdnn_conv_dir dir, bool ints, double alpha
     void *wei = make_buf(t, lw, ints, false, 0);
     void *dst0 = make_buf(t, ld, ints, true, beta);
     const size_t dn = (size_t)(ld->span ? ld->span : 1);
-    const size_t bytes = dn * (t == PDNN_DATA_DOUBLE ? 8 : 4);
+    const size_t bytes = dn * tu_esize(t);
     char *mask = calloc(dn, 1);
     mark(ld, mask);
     double *ref = calloc(dn, sizeof(double));

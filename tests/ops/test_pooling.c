@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_layout.h"
 
 #define MAXSP 3
 #define MAXNB (MAXSP + 2)
@@ -65,16 +66,6 @@ static void dims_of(const pcfg *c, bool out, int *dim)
     for (int d = 0; d < c->nsp; d++) dim[2 + d] = out ? out_size(c, d) : c->in[d];
 }
 
-/* Odometer increment of v within bounds b (n entries); false after the last. */
-static bool next_idx(int *v, const int *b, int n)
-{
-    for (int i = n - 1; i >= 0; i--) {
-        if (++v[i] < b[i]) return true;
-        v[i] = 0;
-    }
-    return false;
-}
-
 /* Row-major index over dims of a logical (n, c, sp) position. */
 static size_t lin(const int *dim, int nb, int n, int ch, const int *sp)
 {
@@ -111,7 +102,7 @@ static double oracle_window(const pcfg *c, const double *x, int n, int ch, const
             best = v;
             best_i = xi;
         }
-    } while (next_idx(k, c->win, c->nsp));
+    } while (tu_next_index(k, c->win, c->nsp));
     if (c->mode == PDNN_POOLING_MAX || c->mode == PDNN_POOLING_MAX_DETERMINISTIC) {
         if (cnt_real == 0) {
             *arg = -1;
@@ -134,7 +125,7 @@ static void oracle_fwd(const pcfg *c, const double *x, double *y)
     int yd[MAXNB], idx[MAXNB] = {0};
     dims_of(c, true, yd);
     size_t ny = prod(yd, c->nsp + 2);
-    for (size_t i = 0; i < ny; i++, next_idx(idx, yd, c->nsp + 2)) {
+    for (size_t i = 0; i < ny; i++, tu_next_index(idx, yd, c->nsp + 2)) {
         long arg;
         y[i] = oracle_window(c, x, idx[0], idx[1], idx + 2, &arg);
     }
@@ -150,7 +141,7 @@ static void oracle_bwd(const pcfg *c, const double *x, const double *dy, double 
     size_t nx = prod(xd, c->nsp + 2), ny = prod(yd, c->nsp + 2);
     memset(gx, 0, nx * sizeof *gx);
     bool is_max = c->mode == PDNN_POOLING_MAX || c->mode == PDNN_POOLING_MAX_DETERMINISTIC;
-    for (size_t i = 0; i < ny; i++, next_idx(idx, yd, c->nsp + 2)) {
+    for (size_t i = 0; i < ny; i++, tu_next_index(idx, yd, c->nsp + 2)) {
         long arg;
         oracle_window(c, x, idx[0], idx[1], idx + 2, &arg);
         if (is_max) {
@@ -182,7 +173,7 @@ static void oracle_bwd(const pcfg *c, const double *x, const double *dy, double 
                 } else if (real) {
                     gx[lin(xd, c->nsp + 2, idx[0], idx[1], pos)] += share;
                 }
-            } while (next_idx(k, c->win, c->nsp));
+            } while (tu_next_index(k, c->win, c->nsp));
         }
     }
 }
@@ -239,7 +230,7 @@ static void to_mem(const lay *L, const double *v, void *m, pdnnDataType_t t)
 {
     int idx[MAXNB] = {0};
     size_t n = prod(L->dim, L->nb);
-    for (size_t i = 0; i < n; i++, next_idx(idx, L->dim, L->nb))
+    for (size_t i = 0; i < n; i++, tu_next_index(idx, L->dim, L->nb))
         tu_put(m, t, lay_off(L, idx), v[i]);
 }
 
@@ -247,18 +238,18 @@ static void from_mem(const lay *L, const void *m, double *v, pdnnDataType_t t)
 {
     int idx[MAXNB] = {0};
     size_t n = prod(L->dim, L->nb);
-    for (size_t i = 0; i < n; i++, next_idx(idx, L->dim, L->nb))
+    for (size_t i = 0; i < n; i++, tu_next_index(idx, L->dim, L->nb))
         v[i] = tu_get(m, t, lay_off(L, idx));
 }
 
 /* True when the elements no index addresses are bitwise unchanged. */
 static bool gaps_untouched(const lay *L, const void *now, const void *before, pdnnDataType_t t)
 {
-    size_t es = t == PDNN_DATA_DOUBLE ? 8 : 4;
+    size_t es = tu_esize(t);
     char *mask = calloc(L->span, 1);
     int idx[MAXNB] = {0};
     size_t n = prod(L->dim, L->nb);
-    for (size_t i = 0; i < n; i++, next_idx(idx, L->dim, L->nb)) mask[lay_off(L, idx)] = 1;
+    for (size_t i = 0; i < n; i++, tu_next_index(idx, L->dim, L->nb)) mask[lay_off(L, idx)] = 1;
     bool ok = true;
     for (size_t i = 0; i < L->span && ok; i++)
         if (!mask[i]) ok = !memcmp((const char *)now + i * es, (const char *)before + i * es, es);
@@ -349,7 +340,7 @@ static double *check_cfg(const pcfg *c, const int kinds[4], bool exact, bool nan
     to_mem(&Lx, xl, x, t);
     tu_poison(ybefore, t, Ly.span);
     if (beta != 0) to_mem(&Ly, y0, ybefore, t);
-    size_t ybytes = Ly.span * (t == PDNN_DATA_DOUBLE ? 8 : 4);
+    size_t ybytes = Ly.span * tu_esize(t);
     for (int k = 0; k < 2; k++) {
         y[k] = tu_alloc(t, Ly.span);
         memcpy(y[k], ybefore, ybytes);
@@ -382,7 +373,7 @@ static double *check_cfg(const pcfg *c, const int kinds[4], bool exact, bool nan
     to_mem(&Ldy, dyl, dy, t);
     tu_poison(dxbefore, t, Ldx.span);
     if (beta != 0) to_mem(&Ldx, dx0, dxbefore, t);
-    size_t dxbytes = Ldx.span * (t == PDNN_DATA_DOUBLE ? 8 : 4);
+    size_t dxbytes = Ldx.span * tu_esize(t);
     for (int k = 0; k < 2; k++) {
         dx[k] = tu_alloc(t, Ldx.span);
         memcpy(dx[k], dxbefore, dxbytes);

@@ -36,16 +36,6 @@ static size_t lay_off(const lay *L, const int *idx)
     return o;
 }
 
-static bool next_idx(int *idx, const int *dim, int nb)
-{
-    for (int i = nb - 1; i >= 0; i--) {
-        if (++idx[i] < dim[i]) return true;
-        idx[i] = 0;
-    }
-    return false;
-}
-
-static size_t esz(pdnnDataType_t t) { return t == PDNN_DATA_DOUBLE ? 8 : 4; }
 static double sc_get(pdnnDataType_t t, tu_scalar s) { return t == PDNN_DATA_DOUBLE ? s.d : s.f; }
 
 /* ------------------------------------------------------------------ oracle */
@@ -160,13 +150,13 @@ static size_t run_case(const rcase *e)
             do {
                 for (int i = 0; i < e->LA.nb; i++) ai[i] = rdim[i] > 1 ? ri[i] : ci[i];
                 x[r++] = tu_get(A, t, lay_off(&e->LA, ai));
-            } while (next_idx(ri, rdim, e->LA.nb));
+            } while (tu_next_index(ri, rdim, e->LA.nb));
             int64_t idx;
             double v = sc_get(t, al) * oracle(e->op, e->prop, x, nred, &idx);
             size_t oc = lay_off(&e->LC, ci);
             ref[oc] = e->beta == 0.0 ? v : v + sc_get(t, be) * ref[oc];
             rind[o++] = (uint64_t)idx;
-        } while (next_idx(ci, e->LC.dim, e->LC.nb));
+        } while (tu_next_index(ci, e->LC.dim, e->LC.nb));
         free(x);
     }
     pdnnTensorDescriptor_t dA = tu_tensor(t, e->LA.nb, e->LA.dim, e->LA.st),
@@ -376,12 +366,12 @@ static void thread_cases(pdnnDataType_t t)
                                               : PDNN_REDUCE_TENSOR_NO_INDICES,
                                           PDNN_32BIT_INDICES);
             tu_fill_int(C[0], t, sc, -2, 2);
-            memcpy(C[1], C[0], sc * esz(t));
+            memcpy(C[1], C[0], sc * tu_esize(t));
             for (int th = 0; th < 2; th++) {
                 TU_OK(pdnnSetNumThreads(H, th + 1));
                 TU_OK(pdnnReduceTensor(H, rd, I[th], nc * 4, NULL, 0, &al, dA, A, &be, dC, C[th]));
             }
-            TU_CHECK(tu_bitwise_equal(C[0], C[1], sc * esz(t)) &&
+            TU_CHECK(tu_bitwise_equal(C[0], C[1], sc * tu_esize(t)) &&
                          (!ext || tu_bitwise_equal(I[0], I[1], nc * 4)),
                      "shape %d op %d: 1 vs 2 threads differ", s, op);
         }

@@ -118,12 +118,11 @@ static void view_same(view *v, const view *o, pdnnDataType_t t)
 }
 
 static int64_t off(const view *v, int64_t i) { return tu_layout_offset(v->nb, v->dims, v->st, i); }
-static size_t esz(pdnnDataType_t t) { return t == PDNN_DATA_DOUBLE ? 8 : 4; }
 
 static void *dup_buf(const void *p, pdnnDataType_t t, int64_t n)
 {
     void *q = tu_alloc(t, (size_t)n);
-    memcpy(q, p, (size_t)n * esz(t));
+    memcpy(q, p, (size_t)n * tu_esize(t));
     return q;
 }
 
@@ -134,8 +133,8 @@ static void check_gaps(const view *v, pdnnDataType_t t, const void *before, cons
     for (int64_t i = 0; i < v->numel; i++) m[off(v, i)] = 1;
     long bad = 0;
     for (int64_t i = 0; i < v->span; i++)
-        if (!m[i] && memcmp((const char *)before + i * esz(t), (const char *)after + i * esz(t),
-                            esz(t)))
+        if (!m[i] && memcmp((const char *)before + i * tu_esize(t), (const char *)after + i * tu_esize(t),
+                            tu_esize(t)))
             bad++;
     TU_CHECK(bad == 0, "%s: %ld elements outside the tensor were written", what, bad);
     free(m);
@@ -189,7 +188,7 @@ static void fwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
     TU_OK(pdnnSoftmaxForward(H, algo, mode, &al, vx.d, x, &be, vy.d, y1));
     TU_OK(pdnnSetNumThreads(H, 2));
     TU_OK(pdnnSoftmaxForward(H, algo, mode, &al, vx.d, x, &be, vy.d, y2));
-    TU_CHECK(tu_bitwise_equal(y1, y2, (size_t)vy.span * esz(t)),
+    TU_CHECK(tu_bitwise_equal(y1, y2, (size_t)vy.span * tu_esize(t)),
              "%s: fwd 1 and 2 threads differ", what);
     check_gaps(&vy, t, y0, y1, what);
 
@@ -218,8 +217,8 @@ static void fwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
         TU_OK(pdnnSoftmaxForward(H, algo, mode, &al, vx.d, xy, &be, vx.d, xy));
         long diff = 0;
         for (int64_t i = 0; i < s.numel; i++)
-            diff += memcmp((char *)ref + off(&vx, i) * esz(t), (char *)xy + off(&vx, i) * esz(t),
-                           esz(t)) != 0;
+            diff += memcmp((char *)ref + off(&vx, i) * tu_esize(t), (char *)xy + off(&vx, i) * tu_esize(t),
+                           tu_esize(t)) != 0;
         TU_CHECK(diff == 0, "%s: fwd in place differs at %ld elements", what, diff);
         free(ref), free(xy);
     }
@@ -258,7 +257,7 @@ static void bwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
     TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vy.d, y, vdy.d, dy, &be, vdx.d, dx1));
     TU_OK(pdnnSetNumThreads(H, 2));
     TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vy.d, y, vdy.d, dy, &be, vdx.d, dx2));
-    TU_CHECK(tu_bitwise_equal(dx1, dx2, (size_t)vdx.span * esz(t)),
+    TU_CHECK(tu_bitwise_equal(dx1, dx2, (size_t)vdx.span * tu_esize(t)),
              "%s: bwd 1 and 2 threads differ", what);
     check_gaps(&vdx, t, dx0, dx1, what);
 
@@ -298,15 +297,15 @@ static void bwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
         TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vdx.d, yy, vdx.d, ref, &be, vdx.d, yy));
         long diff = 0, diff2 = 0;
         for (int64_t i = 0; i < s.numel; i++) {
-            size_t o = (size_t)off(&vdx, i) * esz(t);
-            diff += memcmp((char *)ref + o, (char *)g + o, esz(t)) != 0;
+            size_t o = (size_t)off(&vdx, i) * tu_esize(t);
+            diff += memcmp((char *)ref + o, (char *)g + o, tu_esize(t)) != 0;
         }
         /* yy = backward(y, dy = ref) written over y: compare with out of place */
         void *ref2 = tu_alloc(t, (size_t)vdx.span);
         TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vdx.d, yc, vdx.d, ref, &be, vdx.d, ref2));
         for (int64_t i = 0; i < s.numel; i++) {
-            size_t o = (size_t)off(&vdx, i) * esz(t);
-            diff2 += memcmp((char *)ref2 + o, (char *)yy + o, esz(t)) != 0;
+            size_t o = (size_t)off(&vdx, i) * tu_esize(t);
+            diff2 += memcmp((char *)ref2 + o, (char *)yy + o, tu_esize(t)) != 0;
         }
         TU_CHECK(diff == 0 && diff2 == 0, "%s: bwd in place differs (%ld, %ld)", what, diff,
                  diff2);

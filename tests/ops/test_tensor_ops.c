@@ -39,22 +39,10 @@ static size_t lay_off(const lay *L, const int *idx)
     return o;
 }
 
-/* Odometer over dims; false after the last index. */
-static bool next_idx(int *idx, const int *dim, int nb)
-{
-    for (int i = nb - 1; i >= 0; i--) {
-        if (++idx[i] < dim[i]) return true;
-        idx[i] = 0;
-    }
-    return false;
-}
-
 static pdnnTensorDescriptor_t lay_desc(pdnnDataType_t t, const lay *L)
 {
     return tu_tensor(t, L->nb, L->dim, L->st);
 }
-
-static void *buf_alloc(pdnnDataType_t t, size_t n) { return tu_alloc(t, n ? n : 1); }
 
 /* Random dims: rank nb, each in [lo, hi], total at most maxel. */
 static void rand_dims(int nb, int *dim, int lo, int hi, size_t maxel)
@@ -130,7 +118,7 @@ static size_t run_case(const ecase *e0)
     if (e->LB.nb == 0) e->LB = e->LC; /* unary or blend cases: B unused */
     pdnnDataType_t t = e->t;
     size_t sa = lay_span(&e->LA), sb = lay_span(&e->LB), sc = lay_span(&e->LC);
-    void *A = buf_alloc(t, sa), *B = buf_alloc(t, sb), *C = buf_alloc(t, sc);
+    void *A = tu_alloc(t, sa), *B = tu_alloc(t, sb), *C = tu_alloc(t, sc);
     bool sqrt_op = e->k == K_SQRT;
     tu_fill_int(A, t, sa, sqrt_op ? 0 : -4, sqrt_op ? 30 : 4);
     tu_fill_int(B, t, sb, -4, 4);
@@ -143,8 +131,8 @@ static size_t run_case(const ecase *e0)
         tu_poison(C, t, sc);
     else
         tu_fill_int(C, t, sc, -5, 5);
-    if (e->alias_a) memcpy(A, C, sc * (t == PDNN_DATA_DOUBLE ? 8 : 4));
-    if (e->alias_b) memcpy(B, C, sc * (t == PDNN_DATA_DOUBLE ? 8 : 4));
+    if (e->alias_a) memcpy(A, C, sc * tu_esize(t));
+    if (e->alias_b) memcpy(B, C, sc * tu_esize(t));
     /* expected: C's whole span, gaps unchanged */
     double *ref = malloc((sc ? sc : 1) * sizeof *ref);
     for (size_t i = 0; i < sc; i++) ref[i] = tu_get(C, t, i);
@@ -158,7 +146,7 @@ static size_t run_case(const ecase *e0)
             tu_scalar s1 = tu_sc(t, e->al1), s2 = tu_sc(t, e->al2), sbeta = tu_sc(t, e->beta);
             ref[oc] = oracle(e->k, e->prop, a, b, tu_get(C, t, oc), sc_get(t, &s1),
                              sc_get(t, &s2), sc_get(t, &sbeta));
-        } while (next_idx(idx, e->LC.dim, e->LC.nb));
+        } while (tu_next_index(idx, e->LC.dim, e->LC.nb));
     }
     pdnnTensorDescriptor_t dA = lay_desc(t, &e->LA), dB = lay_desc(t, &e->LB),
                            dC = lay_desc(t, &e->LC);
@@ -351,8 +339,8 @@ static void thread_cases(pdnnDataType_t t)
     lay_make(&LA, 4, dc, TU_LAYOUT_PACKED);
     lay_make(&LB, 4, db, TU_LAYOUT_CHANNELS_LAST);
     size_t sc = lay_span(&LC), sa = lay_span(&LA), sb = lay_span(&LB);
-    void *A = buf_alloc(t, sa), *B = buf_alloc(t, sb), *C1 = buf_alloc(t, sc),
-         *C2 = buf_alloc(t, sc), *C0 = buf_alloc(t, sc);
+    void *A = tu_alloc(t, sa), *B = tu_alloc(t, sb), *C1 = tu_alloc(t, sc),
+         *C2 = tu_alloc(t, sc), *C0 = tu_alloc(t, sc);
     tu_fill_uniform(A, t, sa, -2, 2);
     tu_fill_uniform(B, t, sb, -2, 2);
     tu_fill_uniform(C0, t, sc, -2, 2);
@@ -360,7 +348,7 @@ static void thread_cases(pdnnDataType_t t)
     pdnnOpTensorDescriptor_t od;
     pdnnCreateOpTensorDescriptor(&od);
     tu_scalar a1 = tu_sc(t, 0.7), a2 = tu_sc(t, -1.3), be = tu_sc(t, 0.3);
-    size_t bytes = sc * (t == PDNN_DATA_DOUBLE ? 8 : 4);
+    size_t bytes = sc * tu_esize(t);
     for (int op = 0; op <= 5; op++) {
         pdnnSetOpTensorDescriptor(od, (pdnnOpTensorOp_t)op, t, PDNN_PROPAGATE_NAN);
         void *outs[2] = {C1, C2};
@@ -382,7 +370,7 @@ static void thread_cases(pdnnDataType_t t)
     for (size_t i = 0; i < sc; i++) ref[i] = NAN;
     int idx[4] = {0};
     do ref[lay_off(&LC, idx)] = sc_get(t, &a2) * tu_get(A, t, lay_off(&LA, idx));
-    while (next_idx(idx, dc, 4));
+    while (tu_next_index(idx, dc, 4));
     TU_CHECK(tu_count_mismatch(ref, C1, t, sc) == 0, "threaded transform wrong");
     free(ref);
     pdnnDestroyOpTensorDescriptor(od);
