@@ -324,13 +324,17 @@ PDNN_API pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
  *   dw = beta * dw (the gradient of an empty batch is zero). Data pointers may be NULL
  *   only for tensors without elements.
  * - Inputs and the output must not share memory (BAD_PARAM): no in-place convolution.
+ * - With workSpaceSizeInBytes > 0, the bytes [workSpace, workSpace + size) must not
+ *   overlap the memory of any data tensor of the call (x, w, y; dx, dw, dy; z and bias
+ *   for the fused call; the Ex Find functions too): BAD_PARAM.
  * - Algorithms implemented: forward DIRECT and GEMM, backward data ALGO_0 (direct) and
  *   ALGO_1 (GEMM), backward filter ALGO_0 (direct) and ALGO_1 (GEMM). Any other valid
  *   enum value returns PDNN_STATUS_NOT_SUPPORTED; a value outside the enum BAD_PARAM.
  *   Results are deterministic and do not depend on the thread count.
  * - Statuses: NOT_INITIALIZED (handle), BAD_PARAM_NULL_POINTER (descriptor, scalar or
  *   data pointer NULL; workSpace NULL with a nonzero size), BAD_PARAM (destroyed, unset
- *   or wrong-kind descriptor, mismatched data types, K % groups, in-place),
+ *   or wrong-kind descriptor, mismatched data types, K % groups, in-place, a workspace
+ *   overlapping a tensor),
  *   BAD_PARAM_SHAPE_MISMATCH (ranks, channels, y's dims), BAD_PARAM_SIZE_INSUFFICIENT
  *   (workspace smaller than the algorithm's pdnnGet*WorkspaceSize; the message gives the
  *   bytes needed), NOT_SUPPORTED_SHAPE (more than 3 spatial dims), NOT_SUPPORTED (the

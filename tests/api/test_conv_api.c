@@ -526,6 +526,80 @@ static void test_bias_activation_misuse(void)
     setup_free(&s);
 }
 
+/* ------------------------------------------------------------------ workspace overlap */
+
+/* A workspace (size > 0) overlapping any data tensor of the call is BAD_PARAM, before
+ * anything is written; one right next to the tensors is fine. */
+static void test_workspace_overlap(void)
+{
+    setup s;
+    setup_make(&s);
+    float one = 1, zero = 0;
+    const pdnnConvolutionFwdAlgo_t G = PDNN_CONVOLUTION_FWD_ALGO_GEMM;
+    const pdnnConvolutionFwdAlgo_t D = PDNN_CONVOLUTION_FWD_ALGO_DIRECT;
+    size_t ws = 0;
+    TU_OK(pdnnGetConvolutionForwardWorkspaceSize(s.h, s.x, s.w, s.cd, s.y, G, &ws));
+    TU_CHECK(ws > 0, "GEMM forward needs a workspace here (%zu)", ws);
+    /* one arena: x | w | y | workspace, contiguous */
+    const size_t nf = 200 + 108 + 300 + ws / sizeof(float) + 1;
+    float *ar = malloc(nf * sizeof(float));
+    float *x = ar, *w = ar + 200, *y = ar + 308, *wk = ar + 608;
+    memcpy(x, s.xb, sizeof s.xb);
+    memcpy(w, s.wb, sizeof s.wb);
+    for (int i = 0; i < 300; i++) y[i] = 7.0f;
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, G, x, ws, &zero, s.y, y));
+    MSG_HAS("workSpace");
+    MSG_HAS("overlaps x");
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, G, x + 150, ws, &zero, s.y, y));
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, G, w + 100, ws, &zero, s.y, y));
+    MSG_HAS("overlaps w");
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, G, y + 299, ws, &zero, s.y, y));
+    MSG_HAS("overlaps y");
+    /* DIRECT needs no workspace, but a given one is checked all the same */
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, D, y + 10, 4, &zero, s.y, y));
+    TU_CHECK(all_is(y, 300, 7.0f), "y written by a failing call");
+    TU_CHECK(!memcmp(x, s.xb, sizeof s.xb) && !memcmp(w, s.wb, sizeof s.wb),
+             "an input written by a failing call");
+    /* Find Ex validates the same way */
+    pdnnConvolutionFwdAlgoPerf_t perf[8];
+    int nret = -1;
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnFindConvolutionForwardAlgorithmEx(s.h, s.x, x, s.w, w, s.cd, s.y, y, 8, &nret, perf, x, ws));
+    TU_CHECK(nret == -1, "Find Ex wrote its count on failure");
+    /* adjacent, disjoint: accepted and right */
+    TU_OK(pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, G, wk, ws, &zero, s.y, y));
+    float ref[300];
+    TU_OK(pdnnConvolutionForward(s.h, &one, s.x, x, s.w, w, s.cd, D, NULL, 0, &zero, s.y, ref));
+    TU_CHECK(!memcmp(ref, y, sizeof ref), "GEMM with an adjacent workspace differs from DIRECT");
+
+    /* backward data: the workspace over dy, over dx */
+    const pdnnConvolutionBwdDataAlgo_t BD = PDNN_CONVOLUTION_BWD_DATA_ALGO_0;
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionBackwardData(s.h, &one, s.w, w, s.y, y, s.cd, BD, y + 5, 8, &zero, s.x, x));
+    MSG_HAS("overlaps dy");
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionBackwardData(s.h, &one, s.w, w, s.y, y, s.cd, BD, x, 8, &zero, s.x, x));
+    MSG_HAS("overlaps dx");
+    /* backward filter: the workspace over dw */
+    const pdnnConvolutionBwdFilterAlgo_t BF = PDNN_CONVOLUTION_BWD_FILTER_ALGO_0;
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionBackwardFilter(s.h, &one, s.x, x, s.y, y, s.cd, BF, w + 3, 8, &zero, s.w, w));
+    MSG_HAS("overlaps dw");
+    TU_CHECK(!memcmp(x, s.xb, sizeof s.xb) && !memcmp(w, s.wb, sizeof s.wb) &&
+             !memcmp(y, ref, sizeof ref), "a backward call wrote on failure");
+
+    /* fused: the workspace over z, over bias */
+    pdnnActivationDescriptor_t ad;
+    TU_OK(pdnnCreateActivationDescriptor(&ad));
+    TU_OK(pdnnSetActivationDescriptor(ad, PDNN_ACTIVATION_RELU, PDNN_NOT_PROPAGATE_NAN, 0));
+    float z[300], bias[6] = {1, 2, 3, 4, 5, 6}, out[300];
+    for (int i = 0; i < 300; i++) z[i] = 1, out[i] = 7.0f;
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionBiasActivationForward(s.h, &one, s.x, x, s.w, w, s.cd, D, z + 4, 8, &one, s.y, z, s.db, bias, ad, s.y, out));
+    MSG_HAS("overlaps z");
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnConvolutionBiasActivationForward(s.h, &one, s.x, x, s.w, w, s.cd, D, bias + 5, 8, &one, s.y, z, s.db, bias, ad, s.y, out));
+    MSG_HAS("overlaps bias");
+    TU_CHECK(all_is(out, 300, 7.0f), "fused y written by a failing call");
+    pdnnDestroyActivationDescriptor(ad);
+    free(ar);
+    setup_free(&s);
+}
+
 /* ------------------------------------------------------------------ queries */
 
 static void test_queries(void)
@@ -710,6 +784,7 @@ int main(void)
     test_forward_misuse();
     test_backward_misuse();
     test_bias_activation_misuse();
+    test_workspace_overlap();
     test_queries();
     return tu_finish("api/conv_api");
 }

@@ -289,9 +289,18 @@ pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir, const 
     return PDNN_STATUS_SUCCESS;
 }
 
-pdnnStatus_t pdnn_conv_check_workspace(const void *ws, size_t bytes, const char *func)
+pdnnStatus_t pdnn_conv_check_workspace(const char *func, const void *ws, size_t bytes,
+                                       const tensor_t *x, const void *xp, const char *xp_name,
+                                       const filter_t *w, const void *wp, const char *wp_name,
+                                       const tensor_t *y, const void *yp, const char *yp_name)
 {
-    return check_ws(ws, bytes, func);
+    PDNN_TRY(check_ws(ws, bytes, func));
+    tensor_t wt;
+    pdnn_filter_as_tensor(w, &wt);
+    PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", x, xp, xp_name, func));
+    PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", &wt, wp, wp_name, func));
+    PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", y, yp, yp_name, func));
+    return PDNN_STATUS_SUCCESS;
 }
 
 /* One call of a direction: descriptors and data pointers in the roles of
@@ -328,7 +337,8 @@ static pdnnStatus_t prepare(pdnnHandle_t handle, const conv_call *c, const void 
     PDNN_TRY(check_algo(c->dir, algo, func));
     PDNN_TRY(pdnn_conv_check_buffers(func, c->dir, c->x, c->xp, c->xp_name, c->w, c->wp,
                                      c->wp_name, c->y, c->yp, c->yp_name));
-    PDNN_TRY(check_ws(ws, ws_bytes, func));
+    PDNN_TRY(pdnn_conv_check_workspace(func, ws, ws_bytes, c->x, c->xp, c->xp_name, c->w,
+                                       c->wp, c->wp_name, c->y, c->yp, c->yp_name));
     return PDNN_STATUS_SUCCESS;
 }
 
@@ -431,6 +441,10 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
     PDNN_TRY(pdnn_check_data(biasDesc, bias, func, "bias"));
     PDNN_TRY(pdnn_check_alias(zDesc, z, "z", yDesc, y, "y", func));
     PDNN_TRY(pdnn_check_disjoint(biasDesc, bias, "bias", yDesc, y, "y", func));
+    PDNN_TRY(pdnn_check_bytes_disjoint(workSpace, workSpaceSizeInBytes, "workSpace", zDesc, z,
+                                       "z", func));
+    PDNN_TRY(pdnn_check_bytes_disjoint(workSpace, workSpaceSizeInBytes, "workSpace", biasDesc,
+                                       bias, "bias", func));
 
     const double a1 = pdnn_scalar(alpha1, p.dtype), a2 = pdnn_scalar(alpha2, p.dtype);
     const bool z_is_y = z == y;

@@ -349,7 +349,8 @@ static pdnnStatus_t find(pdnnHandle_t handle, const query *q, bool ex, const buf
         const char *yn = q->dir == PDNN_CONV_FWD ? "y" : "dy";
         PDNN_TRY(pdnn_conv_check_buffers(q->func, q->dir, q->x, b->xp, xn, q->w, b->wp, wn, q->y,
                                          b->yp, yn));
-        PDNN_TRY(pdnn_conv_check_workspace(ws, ws_bytes, q->func));
+        PDNN_TRY(pdnn_conv_check_workspace(q->func, ws, ws_bytes, q->x, b->xp, xn, q->w,
+                                           b->wp, wn, q->y, b->yp, yn));
     }
     int n = 0;
     PDNN_TRY(find_all(handle, q, &p, ex, b, ws, ws_bytes, r, &n));

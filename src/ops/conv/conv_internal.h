@@ -36,8 +36,15 @@ pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir,
                                      const void *wp, const char *wp_name,
                                      const struct pdnnTensorStruct *y, const void *yp,
                                      const char *yp_name);
-/* BAD_PARAM_NULL_POINTER when ws is NULL and bytes > 0. */
-pdnnStatus_t pdnn_conv_check_workspace(const void *ws, size_t bytes, const char *func);
+/* BAD_PARAM_NULL_POINTER when ws is NULL and bytes > 0; BAD_PARAM when bytes > 0 and
+ * [ws, ws + bytes) overlaps the memory of x, w or y (names and roles as in
+ * pdnn_conv_check_buffers). */
+pdnnStatus_t pdnn_conv_check_workspace(const char *func, const void *ws, size_t bytes,
+                                       const struct pdnnTensorStruct *x, const void *xp,
+                                       const char *xp_name, const struct pdnnFilterStruct *w,
+                                       const void *wp, const char *wp_name,
+                                       const struct pdnnTensorStruct *y, const void *yp,
+                                       const char *yp_name);
 
 /* Runs impl on p with the handle's threads, after the caller validated everything;
  * a zero-sized problem (n == 0) runs nothing except BWD_FILTER's dw = beta * dw. */
