@@ -6,8 +6,12 @@
  * Conventions shared by every op in pdnn:
  * - Tensors have 1 to 8 dimensions (4-d and 5-d for NCHW/NCDHW ops) with positive
  *   sizes or zero-sized dimensions (a valid no-op), and positive 64-bit strides in
- *   elements. An output descriptor whose strides make two elements share memory is
- *   refused with BAD_PARAM.
+ *   elements. An output descriptor whose strides may make two elements share memory is
+ *   refused with BAD_PARAM. The rule is a sufficient one: sorting the dims of size > 1
+ *   by stride, each stride must exceed the extent of the smaller-stride dims (the sum of
+ *   (dim - 1) * stride over them). It accepts every permuted packed layout and any
+ *   layout with gaps, and also refuses a few layouts that do not overlap, such as dims
+ *   {3, 3} with strides {3, 2}.
  * - Scaling factors alpha/beta point to a float for FLOAT tensors and to a double for
  *   DOUBLE tensors, as in cuDNN. Outputs blend: y = alpha * op(x) + beta * y; with
  *   beta == 0 the output is never read (NaN already in y never reaches the result).

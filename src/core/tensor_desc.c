@@ -429,8 +429,9 @@ pdnnStatus_t pdnn_check_output_tensor(const tensor_t *d, const char *func, const
         char s[160];
         pdnn_tensor_str(d, s, sizeof s);
         return pdnn_error(PDNN_STATUS_BAD_PARAM, func,
-                          "output %s (%s) has strides that map several elements to one "
-                          "address", argname, s);
+                          "output %s (%s) has strides that may map several elements to "
+                          "one address (pdnn requires each stride to exceed the extent of "
+                          "the smaller-stride dims)", argname, s);
     }
     return PDNN_STATUS_SUCCESS;
 }

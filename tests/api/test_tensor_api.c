@@ -141,6 +141,19 @@ static void test_elementwise(pdnnHandle_t h)
     TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnSetTensor(h, unset, Cbuf, &one));
     TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnSetTensor(h, wrong, Cbuf, &one));
     TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnSetTensor(h, over, Cbuf, &one));
+    /* the output rule is sufficient, not exact: dims {3, 3} strides {3, 2} do not overlap
+     * (offsets 0 2 4 3 5 7 6 8 10) but are refused, and the message says "may" and why */
+    int sd[2] = {3, 3}, ss[2] = {3, 2};
+    pdnnTensorDescriptor_t safe_refused = tu_tensor(PDNN_DATA_FLOAT, 2, sd, ss);
+    TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnSetTensor(h, safe_refused, Cbuf, &one));
+    {
+        char m[512];
+        pdnnGetLastErrorString(m, sizeof m);
+        TU_CHECK(strstr(m, "may map several elements") &&
+                     strstr(m, "each stride to exceed the extent of the smaller-stride dims"),
+                 "output-stride message states the rule: %s", m);
+    }
+    pdnnDestroyTensorDescriptor(safe_refused);
     TU_STATUS(PDNN_STATUS_BAD_PARAM_NULL_POINTER, pdnnSetTensor(h, c, Cbuf, NULL));
     TU_STATUS(PDNN_STATUS_BAD_PARAM_NULL_POINTER, pdnnSetTensor(h, c, NULL, &one));
     TU_STATUS(PDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, pdnnSetTensor(h, half, Cbuf, &one));
