@@ -545,7 +545,66 @@ static void test_edges(void)
             pcfg d1 = d3;
             d1.nsp = 1, d1.in[0] = 9, d1.win[0] = 3, d1.st[0] = 2, d1.pb[0] = 1, d1.pe[0] = 0;
             free(check_cfg(&d1, kinds, true, false, 1, 0, NULL));
+            /* windows wider than a 256-column chunk, padding on both sides */
+            pcfg wide = base;
+            wide.mode = (pdnnPoolingMode_t)m, wide.n = 1, wide.c = 2;
+            wide.in[0] = 3, wide.in[1] = 600, wide.win[0] = 2, wide.win[1] = 300;
+            wide.st[0] = 1, wide.st[1] = 7, wide.pb[0] = 1, wide.pb[1] = 100;
+            wide.pe[0] = 0, wide.pe[1] = 150, wide.dil[0] = wide.dil[1] = 1;
+            free(check_cfg(&wide, kinds, true, false, 1, 0, NULL));
         }
+}
+
+/* Windows of about 2^31 positions lying almost wholly in the padding: a 1 x W input,
+ * window 1 x K, padding K - 1, stride K, so each of the W outputs sees one real element
+ * (checked by hand: max and EXCLUDE average pass x and dy through, INCLUDE divides by
+ * K). A kernel that walked every tap of the window would take minutes per call here
+ * (the ctest TIMEOUT catches that); also 2-d (K x K windows on a 2 x 2 input) and DOUBLE
+ * (the reference). */
+static void test_huge_window(void)
+{
+    const int K = 2000000000;
+    const double dk = (double)K;
+    float one = 1, zero = 0;
+    double d1 = 1, d0 = 0;
+    for (int twod = 0; twod < 2; twod++)
+        for (int m = 0; m < 3; m++)
+            for (int dbl = 0; dbl < 2; dbl++) {
+                pdnnDataType_t t = dbl ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
+                const int hh = twod ? 2 : 1, n = 2 * hh;
+                pdnnPoolingDescriptor_t p;
+                TU_OK(pdnnCreatePoolingDescriptor(&p));
+                TU_OK(pdnnSetPooling2dDescriptor(p, (pdnnPoolingMode_t)m, PDNN_NOT_PROPAGATE_NAN,
+                                                 twod ? K : 1, K, twod ? K - 1 : 0, K - 1,
+                                                 twod ? K : 1, K));
+                pdnnTensorDescriptor_t xt = tu_tensor4d(t, PDNN_TENSOR_NCHW, 1, 1, hh, 2);
+                int on, oc, oh, ow;
+                TU_OK(pdnnGetPooling2dForwardOutputDim(p, xt, &on, &oc, &oh, &ow));
+                TU_CHECK(oh == hh && ow == 2, "huge window: output %dx%d", oh, ow);
+                double xv[4] = {3, -5, 7, 2}, dyv[4] = {1, 2, -4, 8}, y[4], dx[4];
+                float xf[4], dyf[4], yf[4], dxf[4];
+                for (int i = 0; i < 4; i++) xf[i] = (float)xv[i], dyf[i] = (float)dyv[i];
+                const void *xp = dbl ? (void *)xv : (void *)xf, *dyp = dbl ? (void *)dyv : (void *)dyf;
+                void *yp = dbl ? (void *)y : (void *)yf, *dxp = dbl ? (void *)dx : (void *)dxf;
+                const void *a = dbl ? (void *)&d1 : (void *)&one, *b = dbl ? (void *)&d0 : (void *)&zero;
+                tu_poison(yp, t, 4), tu_poison(dxp, t, 4);
+                TU_OK(pdnnPoolingForward(H, p, a, xt, xp, b, xt, yp));
+                TU_OK(pdnnPoolingBackward(H, p, a, xt, yp, xt, dyp, xt, xp, b, xt, dxp));
+                /* INCLUDE_PADDING counts the whole window: K (1-d) or K * K (2-d) */
+                const double div = m == PDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
+                                       ? (twod ? dk * dk : dk) : 1.0;
+                int bad = 0;
+                for (int i = 0; i < n; i++) {
+                    double yv = dbl ? y[i] : yf[i], gv = dbl ? dx[i] : dxf[i];
+                    double ey = xv[i] / div, eg = dyv[i] / div;
+                    if (!dbl) ey = (float)ey, eg = (float)eg;
+                    bad += yv != ey || gv != eg;
+                }
+                TU_CHECK(bad == 0, "huge window %s mode %d %s: %d wrong values",
+                         twod ? "2-d" : "1-d", m, dbl ? "double" : "float", bad);
+                pdnnDestroyTensorDescriptor(xt);
+                pdnnDestroyPoolingDescriptor(p);
+            }
 }
 
 /* Problems large enough to run on several threads (small ones run on one). */
@@ -779,6 +838,7 @@ int main(void)
     test_threaded();
     test_fast_vs_general();
     test_finite_differences();
+    test_huge_window();
     TU_OK(pdnnDestroy(H));
     return tu_finish("ops/test_pooling");
 }

@@ -345,27 +345,34 @@ static pdnnStatus_t bwd_exec(const void *prob, const void *args, const pdnn_ctx 
                             g[j] = cnt > 0 ? (double)dyr[s0 + j] / (double)cnt : 0.0;
                         }
                     }
-                    /* tap k of window s0 + j is column (s0 + j) * sw - pw + k; going
-                     * through the taps last to first, every column receives its
-                     * windows in ascending order, as the reference sums them */
-                    for (int64_t k = kw - 1; k >= 0; k--) {
-                        int64_t lo = c0 + pw - k, hi = c1 - 1 + pw - k; /* (s0 + j) * sw */
-                        if (hi < 0) continue;
-                        int64_t jlo = (lo > 0 ? (lo + sw - 1) / sw : 0) - s0;
-                        int64_t jhi = hi / sw - s0 + 1;
-                        if (jlo < 0) jlo = 0;
-                        if (jhi > m) jhi = m;
-                        double *ap = acc + (s0 * sw - pw + k - c0);
-                        int32_t col = (int32_t)(s0 * sw - pw + k);
-                        if (!is_max) {
+                    if (is_max) {
+                        /* only the selected column of each window receives its gradient
+                         * (the others would add +0.0, a no-op: acc starts at +0.0 and so
+                         * never holds -0.0); windows in ascending order */
+                        for (int64_t j = 0; j < m; j++)
+                            if (hc[j] >= c0 && hc[j] < c1) acc[hc[j] - c0] += g[j];
+                    } else if (kw <= CHUNK) {
+                        /* tap k of window s0 + j is column (s0 + j) * sw - pw + k; going
+                         * through the taps last to first, every column receives its
+                         * windows in ascending order, as the reference sums them */
+                        for (int64_t k = kw - 1; k >= 0; k--) {
+                            int64_t lo = c0 + pw - k, hi = c1 - 1 + pw - k; /* (s0+j)*sw */
+                            if (hi < 0) continue;
+                            int64_t jlo = (lo > 0 ? (lo + sw - 1) / sw : 0) - s0;
+                            int64_t jhi = hi / sw - s0 + 1;
+                            if (jlo < 0) jlo = 0;
+                            if (jhi > m) jhi = m;
+                            double *ap = acc + (s0 * sw - pw + k - c0);
                             for (int64_t j = jlo; j < jhi; j++) ap[j * sw] += g[j];
-                        } else {
-                            /* a window that selects elsewhere adds +0.0: no change, since
-                             * acc starts at +0.0 and so never holds -0.0 */
-                            double gk[CHUNK];
-                            for (int64_t j = jlo; j < jhi; j++)
-                                gk[j] = pool_keep_if(g[j], hc[j] == col + (int32_t)(j * sw));
-                            for (int64_t j = jlo; j < jhi; j++) ap[j * sw] += gk[j];
+                        }
+                    } else {
+                        /* wide windows: each window adds to the columns of [c0, c1) it
+                         * covers, computed arithmetically (never a walk over the taps in
+                         * the padding); windows in ascending order, as above */
+                        for (int64_t j = 0; j < m; j++) {
+                            int64_t b = (s0 + j) * sw - pw, e = b + kw;
+                            int64_t lo = b > c0 ? b : c0, hi = e < c1 ? e : c1;
+                            for (int64_t col = lo; col < hi; col++) acc[col - c0] += g[j];
                         }
                     }
                 }
