@@ -6,6 +6,13 @@
 #include "core/error.h"
 #include "core/registry.h"
 
+bool pdnn_supports_any(const void *prob, const char **why)
+{
+    (void)prob;
+    (void)why;
+    return true;
+}
+
 size_t pdnn_impl_workspace(const pdnn_impl *impl, const void *prob)
 {
     return impl->workspace ? impl->workspace(prob) : 0;

@@ -42,6 +42,9 @@ typedef struct pdnn_impl {
 pdnnStatus_t pdnn_dispatch(const pdnn_impl *const *list, int algo, const void *prob,
                            size_t ws_bytes, const char *func, const pdnn_impl **out);
 
+/* The supports() of an entry that serves every problem the API accepts (references). */
+bool pdnn_supports_any(const void *prob, const char **why);
+
 /* Workspace of an entry for a problem (0 when it declares none). */
 size_t pdnn_impl_workspace(const pdnn_impl *impl, const void *prob);
 

@@ -4,13 +4,6 @@
 #include "core/registry.h"
 #include "ops/act/act_problem.h"
 
-static bool ref_supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 /* Offset of element `linear` (row-major over dims) for the given strides. */
 static int64_t off_of(const pdnn_act_problem *p, const int64_t *stride, int64_t linear)
 {
@@ -55,7 +48,7 @@ const pdnn_impl pdnn_act_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = ref_supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = ref_exec,
 };

@@ -124,13 +124,6 @@ static pdnnStatus_t backward(const pdnn_loss_problem *p, const pdnn_loss_args *a
     return PDNN_STATUS_SUCCESS;
 }
 
-static bool supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 static pdnnStatus_t exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     (void)ctx;
@@ -143,7 +136,7 @@ const pdnn_impl pdnn_loss_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = exec,
 };

@@ -6,13 +6,6 @@
 #include "core/registry.h"
 #include "ops/optim/optim_problem.h"
 
-static bool supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 static pdnnStatus_t exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     (void)ctx;
@@ -41,7 +34,7 @@ const pdnn_impl pdnn_clip_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = exec,
 };

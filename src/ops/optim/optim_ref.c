@@ -55,13 +55,6 @@ static double step_elem(const pdnn_optim_problem *p, const pdnn_optim_coefs *c, 
     return w;
 }
 
-static bool supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 static pdnnStatus_t exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     (void)ctx;
@@ -88,7 +81,7 @@ const pdnn_impl pdnn_optim_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = exec,
 };

@@ -7,13 +7,6 @@
 #include "core/registry.h"
 #include "ops/softmax/softmax_problem.h"
 
-static bool ref_supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 /* The row's dims (reduced) or the outer dims, in descriptor order. */
 typedef struct {
     int n;
@@ -127,7 +120,7 @@ const pdnn_impl pdnn_softmax_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = ref_supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = ref_exec,
 };

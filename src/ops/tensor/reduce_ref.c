@@ -174,13 +174,6 @@ static void reduce_range(const pdnn_reduce_problem *p, const pdnn_reduce_args *x
     }
 }
 
-static bool reduce_ref_supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 static pdnnStatus_t reduce_ref_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_reduce_problem *p = prob;
@@ -202,7 +195,7 @@ const pdnn_impl pdnn_reduce_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = reduce_ref_supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = reduce_ref_exec,
 };

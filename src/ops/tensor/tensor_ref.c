@@ -164,13 +164,6 @@ static void elt_range(const pdnn_elt_problem *p, const pdnn_elt_args *x, int64_t
     }
 }
 
-static bool elt_ref_supports(const void *prob, const char **why)
-{
-    (void)prob;
-    (void)why;
-    return true;
-}
-
 static pdnnStatus_t elt_ref_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_elt_problem *p = prob;
@@ -193,7 +186,7 @@ const pdnn_impl pdnn_elt_ref = {
     .algo = -1,
     .min_isa = PDNN_ISA_SCALAR,
     .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = elt_ref_supports,
+    .supports = pdnn_supports_any,
     .workspace = NULL,
     .exec = elt_ref_exec,
 };
