@@ -65,19 +65,6 @@ static void layout_tag(const pdnn_conv_problem *p, char tag, const int64_t *st, 
     for (int i = 0; i < 2 + p->nsp; i++) put(buf, n, off, i ? ":%lld" : "s%lld", st[i]);
 }
 
-static const char *dtype_tag(pdnnDataType_t t)
-{
-    switch (t) {
-    case PDNN_DATA_FLOAT: return "f32";
-    case PDNN_DATA_DOUBLE: return "f64";
-    case PDNN_DATA_HALF: return "f16";
-    case PDNN_DATA_BFLOAT16: return "bf16";
-    case PDNN_DATA_INT8: return "s8";
-    case PDNN_DATA_INT32: return "s32";
-    default: return "unknown";
-    }
-}
-
 void pdnn_conv_widen(const pdnn_conv_problem *p, pdnn_conv_geom3 *g)
 {
     const int lead = PDNN_CONV_SP_MAX - p->nsp;
@@ -138,14 +125,14 @@ void pdnn_conv_problem_key(const pdnn_conv_problem *p, char *buf, size_t n)
     }
     put(buf, n, &off, "g%lld", p->g);
     put_str(buf, n, &off, "_");
-    put_str(buf, n, &off, dtype_tag(p->dtype));
+    put_str(buf, n, &off, pdnn_dtype_name(p->dtype));
     put_str(buf, n, &off, p->dir == PDNN_CONV_FWD        ? "_fwd"
                           : p->dir == PDNN_CONV_BWD_DATA ? "_bwd_d"
                                                          : "_bwd_w");
     /* pdnn tags, only where the problem differs from the canonical one */
     if (p->compute != p->dtype) {
         put_str(buf, n, &off, "_acc");
-        put_str(buf, n, &off, dtype_tag(p->compute));
+        put_str(buf, n, &off, pdnn_dtype_name(p->compute));
     }
     if (p->flip) put_str(buf, n, &off, "_flip");
     if (p->wfmt == PDNN_TENSOR_NHWC) put_str(buf, n, &off, "_wkrsc");

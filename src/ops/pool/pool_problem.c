@@ -41,6 +41,6 @@ void pdnn_pool_problem_key(const pdnn_pool_problem *p, char *buf, size_t n)
     for (int i = first; i < PDNN_POOL_SP_MAX; i++)
         PUT("d%c%lld", names[i], (long long)(p->dil[i] - 1));
     PUT("_%s%s_%s_%s", alg_name(p->mode), p->nan_prop ? "_nanprop" : "",
-        p->dtype == PDNN_DATA_DOUBLE ? "f64" : "f32", p->dir == PDNN_POOL_FWD ? "fwd" : "bwd");
+        pdnn_dtype_name(p->dtype), p->dir == PDNN_POOL_FWD ? "fwd" : "bwd");
 #undef PUT
 }
