@@ -269,7 +269,7 @@ int fm_plot_png(const char *path, const fm_metrics *m, char *err, size_t errlen)
                   {0.1, 0.3, 0.7, "train loss (mean of 50 steps)"},
                   {0.95, 0.7, 0.45, "train accuracy (mean of 50 steps)"},
                   {0.8, 0.35, 0.0, "test accuracy (epoch end)"}};
-    double lx = f.x0 + f.w - 260, ly = f.y0 + 14;
+    double lx = f.x0 + f.w - 270, ly = f.y0 + 0.45 * f.h; /* clear of late loss and accuracy */
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_rectangle(cr, lx - 8, ly - 10, 262, 4 * 18 + 4);
     cairo_fill(cr);
