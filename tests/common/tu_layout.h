@@ -67,6 +67,38 @@ static inline int64_t tu_layout_numel(int nb, const int *dims)
     return n;
 }
 
+/* A tensor view for op tests: dims, strides of a layout kind, elements addressed (span)
+ * and counted, and its descriptor (the caller destroys it). */
+typedef struct {
+    int nb, dims[PDNN_DIM_MAX], st[PDNN_DIM_MAX];
+    int64_t span, numel;
+    pdnnTensorDescriptor_t d;
+} tu_view;
+
+static inline void tu_view_make(tu_view *v, pdnnDataType_t t, int nb, const int *dims,
+                                int kind)
+{
+    v->nb = nb;
+    for (int i = 0; i < nb; i++) v->dims[i] = dims[i];
+    tu_layout_strides(nb, dims, kind, v->st);
+    v->span = tu_layout_span(nb, dims, v->st);
+    v->numel = tu_layout_numel(nb, dims);
+    v->d = tu_tensor(t, nb, dims, v->st);
+}
+
+/* The layout of o again, with a descriptor of its own (of type t). */
+static inline void tu_view_same(tu_view *v, const tu_view *o, pdnnDataType_t t)
+{
+    *v = *o;
+    v->d = tu_tensor(t, o->nb, o->dims, o->st);
+}
+
+/* Offset of the element with row-major logical index i. */
+static inline int64_t tu_view_off(const tu_view *v, int64_t i)
+{
+    return tu_layout_offset(v->nb, v->dims, v->st, i);
+}
+
 /* Row-major odometer: advances idx within dims (nb entries); false after the last. */
 static inline bool tu_next_index(int *idx, const int *dims, int nb)
 {

@@ -120,40 +120,17 @@ static bool close_to(double got, long double want, long double scale, double tol
     return fabsl((long double)got - want) <= tol * scale + floor_abs;
 }
 
-typedef struct {
-    int nb, dims[PDNN_DIM_MAX], st[PDNN_DIM_MAX];
-    int64_t span, numel;
-    pdnnTensorDescriptor_t d;
-} view;
-
-static void view_make(view *v, pdnnDataType_t t, int nb, const int *dims, int kind)
-{
-    v->nb = nb;
-    memcpy(v->dims, dims, sizeof(int) * nb);
-    tu_layout_strides(nb, dims, kind, v->st);
-    v->span = tu_layout_span(nb, dims, v->st);
-    v->numel = tu_layout_numel(nb, dims);
-    v->d = tu_tensor(t, nb, dims, v->st);
-}
-
-static void view_same(view *v, const view *o, pdnnDataType_t t)
-{
-    *v = *o;
-    v->d = tu_tensor(t, o->nb, o->dims, o->st);
-}
-
-static int64_t off(const view *v, int64_t i) { return tu_layout_offset(v->nb, v->dims, v->st, i); }
 
 /* Marks the elements of the view in a span-sized mask. */
-static unsigned char *mask_of(const view *v)
+static unsigned char *mask_of(const tu_view *v)
 {
     unsigned char *m = calloc((size_t)(v->span ? v->span : 1), 1);
-    for (int64_t i = 0; i < v->numel; i++) m[off(v, i)] = 1;
+    for (int64_t i = 0; i < v->numel; i++) m[tu_view_off(v, i)] = 1;
     return m;
 }
 
 /* Elements outside the view are bitwise as before. */
-static void check_gaps(const view *v, pdnnDataType_t t, const void *before, const void *after,
+static void check_gaps(const tu_view *v, pdnnDataType_t t, const void *before, const void *after,
                        const char *what)
 {
     unsigned char *m = mask_of(v);
@@ -193,12 +170,12 @@ static void fwd_random(int iter)
     pdnnDataType_t t = tu_int(0, 1) ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
     int nb = tu_int(1, 5), dims[PDNN_DIM_MAX];
     random_dims(nb, dims, 1);
-    view vx, vy;
-    view_make(&vx, t, nb, dims, random_kind());
+    tu_view vx, vy;
+    tu_view_make(&vx, t, nb, dims, random_kind());
     if (tu_int(0, 1))
-        view_same(&vy, &vx, t);
+        tu_view_same(&vy, &vx, t);
     else
-        view_make(&vy, t, nb, dims, random_kind());
+        tu_view_make(&vy, t, nb, dims, random_kind());
     actp a = random_act();
     pdnnActivationDescriptor_t ad = make_act(&a);
     double alpha = tu_int(0, 1) ? 1.0 : tu_uniform(-2, 2);
@@ -231,12 +208,12 @@ static void fwd_random(int iter)
     double fl = t == PDNN_DATA_DOUBLE ? 1e-300 : 1e-37;
     long bad = 0;
     for (int64_t i = 0; i < vy.numel; i++) {
-        long double xv = tu_get(x, t, (size_t)off(&vx, i));
-        long double yo = tu_get(y0, t, (size_t)off(&vy, i));
+        long double xv = tu_get(x, t, (size_t)tu_view_off(&vx, i));
+        long double yo = tu_get(y0, t, (size_t)tu_view_off(&vy, i));
         long double v = o_fwd(&a, xv);
         long double want = alpha * v + (beta != 0 ? beta * yo : 0.0L);
         long double scale = fabsl(alpha * v) + fabsl(beta != 0 ? beta * yo : 0.0L);
-        double got = tu_get(y1, t, (size_t)off(&vy, i));
+        double got = tu_get(y1, t, (size_t)tu_view_off(&vy, i));
         if (!close_to(got, want, scale, tol, fl)) {
             if (bad++ < 3)
                 TU_CHECK(0, "fwd iter %d mode %d prop %d dtype %d: x=%.17Lg got %.17g want "
@@ -271,15 +248,15 @@ static void bwd_random(int iter)
     pdnnDataType_t t = tu_int(0, 1) ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
     int nb = tu_int(1, 5), dims[PDNN_DIM_MAX];
     random_dims(nb, dims, 1);
-    view vx, vy, vdy, vdx;
-    view_make(&vdx, t, nb, dims, random_kind());
+    tu_view vx, vy, vdy, vdx;
+    tu_view_make(&vdx, t, nb, dims, random_kind());
     bool same = tu_int(0, 1);
-    view *vs[3] = {&vx, &vy, &vdy};
+    tu_view *vs[3] = {&vx, &vy, &vdy};
     for (int k = 0; k < 3; k++) {
         if (same)
-            view_same(vs[k], &vdx, t);
+            tu_view_same(vs[k], &vdx, t);
         else
-            view_make(vs[k], t, nb, dims, random_kind());
+            tu_view_make(vs[k], t, nb, dims, random_kind());
     }
     actp a = random_act();
     pdnnActivationDescriptor_t ad = make_act(&a);
@@ -300,8 +277,8 @@ static void bwd_random(int iter)
             if (i < vdy.span && tu_int(0, 31) == 0) tu_put(dy, t, (size_t)i, NAN);
         }
     for (int64_t i = 0; i < vx.numel; i++) /* y = act(x), as the forward pass gives it */
-        tu_put(y, t, (size_t)off(&vy, i),
-               (double)o_fwd(&a, tu_get(x, t, (size_t)off(&vx, i))));
+        tu_put(y, t, (size_t)tu_view_off(&vy, i),
+               (double)o_fwd(&a, tu_get(x, t, (size_t)tu_view_off(&vx, i))));
     void *dx0 = tu_alloc(t, (size_t)vdx.span);
     if (beta == 0.0)
         tu_poison(dx0, t, (size_t)vdx.span);
@@ -321,16 +298,16 @@ static void bwd_random(int iter)
     double fl = t == PDNN_DATA_DOUBLE ? 1e-300 : 1e-37;
     long bad = 0;
     for (int64_t i = 0; i < vdx.numel; i++) {
-        long double xv = tu_get(x, t, (size_t)off(&vx, i));
-        long double yv = tu_get(y, t, (size_t)off(&vy, i));
-        long double g = tu_get(dy, t, (size_t)off(&vdy, i));
-        long double d0 = tu_get(dx0, t, (size_t)off(&vdx, i));
+        long double xv = tu_get(x, t, (size_t)tu_view_off(&vx, i));
+        long double yv = tu_get(y, t, (size_t)tu_view_off(&vy, i));
+        long double g = tu_get(dy, t, (size_t)tu_view_off(&vdy, i));
+        long double d0 = tu_get(dx0, t, (size_t)tu_view_off(&vdx, i));
         long double v = o_bwd(&a, xv, yv, g);
         long double want = alpha * v + (beta != 0 ? beta * d0 : 0.0L);
         long double gs = fabsl(o_grad(&a, xv, yv)) + 1.0L + fabsl(a.coef);
         long double scale = fabsl(alpha * g) * gs + fabsl(beta != 0 ? beta * d0 : 0.0L);
         if (isnan(scale)) scale = fabsl(want); /* NaN dy that a piecewise mode masked */
-        double got = tu_get(dx1, t, (size_t)off(&vdx, i));
+        double got = tu_get(dx1, t, (size_t)tu_view_off(&vdx, i));
         if (!close_to(got, want, scale, tol, fl)) {
             if (bad++ < 3)
                 TU_CHECK(0, "bwd iter %d mode %d prop %d dtype %d: x=%.17Lg y=%.17Lg dy=%.17Lg "
@@ -368,12 +345,12 @@ static void fast_vs_ref(void)
         pdnnDataType_t t = iter % 2 ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         int nb = tu_int(1, 5), dims[PDNN_DIM_MAX];
         random_dims(nb, dims, 0);
-        view p, g;
-        view_make(&p, t, nb, dims, iter % 4 < 2 ? TU_LAYOUT_PACKED : TU_LAYOUT_CHANNELS_LAST);
-        view_make(&g, t, nb, dims, TU_LAYOUT_GAPPED);
+        tu_view p, g;
+        tu_view_make(&p, t, nb, dims, iter % 4 < 2 ? TU_LAYOUT_PACKED : TU_LAYOUT_CHANNELS_LAST);
+        tu_view_make(&g, t, nb, dims, TU_LAYOUT_GAPPED);
         for (int tries = 0; tries < 10 && g.span == g.numel; tries++) {
             pdnnDestroyTensorDescriptor(g.d); /* want gaps, so that the reference runs */
-            view_make(&g, t, nb, dims, TU_LAYOUT_GAPPED);
+            tu_view_make(&g, t, nb, dims, TU_LAYOUT_GAPPED);
         }
         int mi = iter % (NMODES + 3); /* every mode, RELU more often */
         pdnnActivationMode_t want = mi < NMODES ? MODES[mi] : PDNN_ACTIVATION_RELU;
@@ -390,9 +367,12 @@ static void fast_vs_ref(void)
         for (int64_t i = 0; i < p.numel; i++) {
             double xv = tu_int(0, 19) ? tu_uniform(-5, 5) : NAN;
             double yv = tu_uniform(-1, 1), dv = tu_uniform(-1, 1);
-            tu_put(xp, t, (size_t)off(&p, i), xv), tu_put(xg, t, (size_t)off(&g, i), xv);
-            tu_put(yp, t, (size_t)off(&p, i), yv), tu_put(yg, t, (size_t)off(&g, i), yv);
-            tu_put(dp, t, (size_t)off(&p, i), dv), tu_put(dg, t, (size_t)off(&g, i), dv);
+            tu_put(xp, t, (size_t)tu_view_off(&p, i), xv);
+            tu_put(xg, t, (size_t)tu_view_off(&g, i), xv);
+            tu_put(yp, t, (size_t)tu_view_off(&p, i), yv);
+            tu_put(yg, t, (size_t)tu_view_off(&g, i), yv);
+            tu_put(dp, t, (size_t)tu_view_off(&p, i), dv);
+            tu_put(dg, t, (size_t)tu_view_off(&g, i), dv);
         }
         /* forward into y, then backward with y, dy = d, x into d (in place) */
         TU_OK(pdnnActivationForward(H, ad, &al, p.d, xp, &be, p.d, yp));
@@ -401,8 +381,10 @@ static void fast_vs_ref(void)
         TU_OK(pdnnActivationBackward(H, ad, &al, g.d, yg, g.d, dg, g.d, xg, &be, g.d, dg));
         long bad = 0;
         for (int64_t i = 0; i < p.numel; i++) {
-            double a1 = tu_get(yp, t, (size_t)off(&p, i)), a2 = tu_get(yg, t, (size_t)off(&g, i));
-            double b1 = tu_get(dp, t, (size_t)off(&p, i)), b2 = tu_get(dg, t, (size_t)off(&g, i));
+            double a1 = tu_get(yp, t, (size_t)tu_view_off(&p, i));
+            double a2 = tu_get(yg, t, (size_t)tu_view_off(&g, i));
+            double b1 = tu_get(dp, t, (size_t)tu_view_off(&p, i));
+            double b2 = tu_get(dg, t, (size_t)tu_view_off(&g, i));
             if (memcmp(&a1, &a2, sizeof a1) || memcmp(&b1, &b2, sizeof b1)) bad++;
         }
         TU_CHECK(bad == 0, "fast vs ref iter %d mode %d: %ld elements differ", iter,

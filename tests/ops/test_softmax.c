@@ -95,29 +95,6 @@ static void o_bwd(const shape_t *s, pdnnSoftmaxAlgorithm_t algo, const long doub
 
 /* ------------------------------------------------------------------ helpers */
 
-typedef struct {
-    int nb, dims[PDNN_DIM_MAX], st[PDNN_DIM_MAX];
-    int64_t span, numel;
-    pdnnTensorDescriptor_t d;
-} view;
-
-static void view_make(view *v, pdnnDataType_t t, int nb, const int *dims, int kind)
-{
-    v->nb = nb;
-    memcpy(v->dims, dims, sizeof(int) * nb);
-    tu_layout_strides(nb, dims, kind, v->st);
-    v->span = tu_layout_span(nb, dims, v->st);
-    v->numel = tu_layout_numel(nb, dims);
-    v->d = tu_tensor(t, nb, dims, v->st);
-}
-
-static void view_same(view *v, const view *o, pdnnDataType_t t)
-{
-    *v = *o;
-    v->d = tu_tensor(t, o->nb, o->dims, o->st);
-}
-
-static int64_t off(const view *v, int64_t i) { return tu_layout_offset(v->nb, v->dims, v->st, i); }
 
 static void *dup_buf(const void *p, pdnnDataType_t t, int64_t n)
 {
@@ -126,11 +103,11 @@ static void *dup_buf(const void *p, pdnnDataType_t t, int64_t n)
     return q;
 }
 
-static void check_gaps(const view *v, pdnnDataType_t t, const void *before, const void *after,
+static void check_gaps(const tu_view *v, pdnnDataType_t t, const void *before, const void *after,
                        const char *what)
 {
     unsigned char *m = calloc((size_t)(v->span ? v->span : 1), 1);
-    for (int64_t i = 0; i < v->numel; i++) m[off(v, i)] = 1;
+    for (int64_t i = 0; i < v->numel; i++) m[tu_view_off(v, i)] = 1;
     long bad = 0;
     for (int64_t i = 0; i < v->span; i++)
         if (!m[i] && memcmp((const char *)before + i * tu_esize(t), (const char *)after + i * tu_esize(t),
@@ -157,9 +134,9 @@ static const char *ALGO[3] = {"FAST", "ACCURATE", "LOG"};
 
 /* One forward case on given dims: x filled by fill(); compares with the oracle,
  * 1 vs 2 threads, gaps, in place. */
-typedef void (*filler)(void *x, pdnnDataType_t t, const view *v);
+typedef void (*filler)(void *x, pdnnDataType_t t, const tu_view *v);
 
-static void fill_uniform(void *x, pdnnDataType_t t, const view *v)
+static void fill_uniform(void *x, pdnnDataType_t t, const tu_view *v)
 {
     tu_fill_uniform(x, t, (size_t)v->span, -6, 6);
 }
@@ -168,12 +145,12 @@ static void fwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
                      pdnnSoftmaxAlgorithm_t algo, int kx, int ky, double alpha, double beta,
                      filler fill, double tol, const char *what)
 {
-    view vx, vy;
-    view_make(&vx, t, nb, dims, kx);
+    tu_view vx, vy;
+    tu_view_make(&vx, t, nb, dims, kx);
     if (ky < 0)
-        view_same(&vy, &vx, t);
+        tu_view_same(&vy, &vx, t);
     else
-        view_make(&vy, t, nb, dims, ky);
+        tu_view_make(&vy, t, nb, dims, ky);
     if (t == PDNN_DATA_FLOAT) alpha = (float)alpha, beta = (float)beta;
     tu_scalar al = tu_sc(t, alpha), be = tu_sc(t, beta);
     void *x = tu_alloc(t, (size_t)vx.span);
@@ -197,14 +174,14 @@ static void fwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
     size_t n = (size_t)(s.numel ? s.numel : 1);
     long double *xl = calloc(n, sizeof *xl), *yl = calloc(n, sizeof *yl),
                 *sc = calloc(n, sizeof *sc);
-    for (int64_t i = 0; i < s.numel; i++) xl[i] = tu_get(x, t, (size_t)off(&vx, i));
+    for (int64_t i = 0; i < s.numel; i++) xl[i] = tu_get(x, t, (size_t)tu_view_off(&vx, i));
     if (s.numel) o_fwd(&s, algo, xl, yl, sc);
     long bad = 0;
     for (int64_t i = 0; i < s.numel; i++) {
-        long double yo = tu_get(y0, t, (size_t)off(&vy, i));
+        long double yo = tu_get(y0, t, (size_t)tu_view_off(&vy, i));
         long double want = alpha * yl[i] + (beta != 0 ? beta * yo : 0.0L);
         long double scale = fabsl(alpha) * sc[i] + (beta != 0 ? fabsl(beta * yo) : 0.0L);
-        double got = tu_get(y1, t, (size_t)off(&vy, i));
+        double got = tu_get(y1, t, (size_t)tu_view_off(&vy, i));
         if (!close_to(got, want, scale, tol) && bad++ < 3)
             TU_CHECK(0, "%s: %s mode %d elem %lld: x=%.17Lg got %.17g want %.17Lg", what,
                      ALGO[algo], (int)mode, (long long)i, xl[i], got, want);
@@ -216,9 +193,10 @@ static void fwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
         TU_OK(pdnnSoftmaxForward(H, algo, mode, &al, vx.d, x, &be, vx.d, ref));
         TU_OK(pdnnSoftmaxForward(H, algo, mode, &al, vx.d, xy, &be, vx.d, xy));
         long diff = 0;
-        for (int64_t i = 0; i < s.numel; i++)
-            diff += memcmp((char *)ref + off(&vx, i) * tu_esize(t), (char *)xy + off(&vx, i) * tu_esize(t),
-                           tu_esize(t)) != 0;
+        for (int64_t i = 0; i < s.numel; i++) {
+            size_t o = (size_t)tu_view_off(&vx, i) * tu_esize(t);
+            diff += memcmp((char *)ref + o, (char *)xy + o, tu_esize(t)) != 0;
+        }
         TU_CHECK(diff == 0, "%s: fwd in place differs at %ld elements", what, diff);
         free(ref), free(xy);
     }
@@ -231,16 +209,16 @@ static void bwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
                      pdnnSoftmaxAlgorithm_t algo, int ky, int kdy, int kdx, double alpha,
                      double beta, double tol, const char *what)
 {
-    view vy, vdy, vdx;
-    view_make(&vdx, t, nb, dims, kdx < 0 ? TU_LAYOUT_PACKED : kdx);
+    tu_view vy, vdy, vdx;
+    tu_view_make(&vdx, t, nb, dims, kdx < 0 ? TU_LAYOUT_PACKED : kdx);
     if (ky < 0)
-        view_same(&vy, &vdx, t);
+        tu_view_same(&vy, &vdx, t);
     else
-        view_make(&vy, t, nb, dims, ky);
+        tu_view_make(&vy, t, nb, dims, ky);
     if (kdy < 0)
-        view_same(&vdy, &vdx, t);
+        tu_view_same(&vdy, &vdx, t);
     else
-        view_make(&vdy, t, nb, dims, kdy);
+        tu_view_make(&vdy, t, nb, dims, kdy);
     if (t == PDNN_DATA_FLOAT) alpha = (float)alpha, beta = (float)beta;
     tu_scalar al = tu_sc(t, alpha), be = tu_sc(t, beta);
     const bool lg = algo == PDNN_SOFTMAX_LOG;
@@ -267,16 +245,16 @@ static void bwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
     long double *yl = calloc(n, sizeof *yl), *gl = calloc(n, sizeof *gl),
                 *dl = calloc(n, sizeof *dl), *sc = calloc(n, sizeof *sc);
     for (int64_t i = 0; i < s.numel; i++) {
-        yl[i] = tu_get(y, t, (size_t)off(&vy, i));
-        gl[i] = tu_get(dy, t, (size_t)off(&vdy, i));
+        yl[i] = tu_get(y, t, (size_t)tu_view_off(&vy, i));
+        gl[i] = tu_get(dy, t, (size_t)tu_view_off(&vdy, i));
     }
     if (s.numel) o_bwd(&s, algo, yl, gl, dl, sc);
     long bad = 0;
     for (int64_t i = 0; i < s.numel; i++) {
-        long double d0 = tu_get(dx0, t, (size_t)off(&vdx, i));
+        long double d0 = tu_get(dx0, t, (size_t)tu_view_off(&vdx, i));
         long double want = alpha * dl[i] + (beta != 0 ? beta * d0 : 0.0L);
         long double scale = fabsl(alpha) * sc[i] + (beta != 0 ? fabsl(beta * d0) : 0.0L);
-        double got = tu_get(dx1, t, (size_t)off(&vdx, i));
+        double got = tu_get(dx1, t, (size_t)tu_view_off(&vdx, i));
         if (!close_to(got, want, scale, tol) && bad++ < 3)
             TU_CHECK(0, "%s: bwd %s mode %d elem %lld: got %.17g want %.17Lg", what, ALGO[algo],
                      (int)mode, (long long)i, got, want);
@@ -288,23 +266,23 @@ static void bwd_case(pdnnDataType_t t, int nb, const int *dims, pdnnSoftmaxMode_
         void *g = tu_alloc(t, (size_t)vdx.span), *yy = tu_alloc(t, (size_t)vdx.span);
         void *yc = tu_alloc(t, (size_t)vdx.span);
         for (int64_t i = 0; i < s.numel; i++) {
-            tu_put(g, t, (size_t)off(&vdx, i), (double)gl[i]);
-            tu_put(yy, t, (size_t)off(&vdx, i), (double)yl[i]);
-            tu_put(yc, t, (size_t)off(&vdx, i), (double)yl[i]);
+            tu_put(g, t, (size_t)tu_view_off(&vdx, i), (double)gl[i]);
+            tu_put(yy, t, (size_t)tu_view_off(&vdx, i), (double)yl[i]);
+            tu_put(yc, t, (size_t)tu_view_off(&vdx, i), (double)yl[i]);
         }
         TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vdx.d, yc, vdx.d, g, &be, vdx.d, ref));
         TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vdx.d, yc, vdx.d, g, &be, vdx.d, g));
         TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vdx.d, yy, vdx.d, ref, &be, vdx.d, yy));
         long diff = 0, diff2 = 0;
         for (int64_t i = 0; i < s.numel; i++) {
-            size_t o = (size_t)off(&vdx, i) * tu_esize(t);
+            size_t o = (size_t)tu_view_off(&vdx, i) * tu_esize(t);
             diff += memcmp((char *)ref + o, (char *)g + o, tu_esize(t)) != 0;
         }
         /* yy = backward(y, dy = ref) written over y: compare with out of place */
         void *ref2 = tu_alloc(t, (size_t)vdx.span);
         TU_OK(pdnnSoftmaxBackward(H, algo, mode, &al, vdx.d, yc, vdx.d, ref, &be, vdx.d, ref2));
         for (int64_t i = 0; i < s.numel; i++) {
-            size_t o = (size_t)off(&vdx, i) * tu_esize(t);
+            size_t o = (size_t)tu_view_off(&vdx, i) * tu_esize(t);
             diff2 += memcmp((char *)ref2 + o, (char *)yy + o, tu_esize(t)) != 0;
         }
         TU_CHECK(diff == 0 && diff2 == 0, "%s: bwd in place differs (%ld, %ld)", what, diff,
@@ -365,11 +343,11 @@ static void threaded_cases(void)
 /* ------------------------------------------------------- large magnitudes */
 
 static double g_center;
-static void fill_center_int(void *x, pdnnDataType_t t, const view *v)
+static void fill_center_int(void *x, pdnnDataType_t t, const tu_view *v)
 {
     for (int64_t i = 0; i < v->span; i++) tu_put(x, t, (size_t)i, g_center + tu_int(-20, 20));
 }
-static void fill_center_uniform(void *x, pdnnDataType_t t, const view *v)
+static void fill_center_uniform(void *x, pdnnDataType_t t, const tu_view *v)
 {
     for (int64_t i = 0; i < v->span; i++)
         tu_put(x, t, (size_t)i, g_center + tu_uniform(-10, 10));
