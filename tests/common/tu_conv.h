@@ -1,0 +1,84 @@
+/* Convolution test harness shared by the tests of every convolution implementation
+ * (tests/ops/test_conv_*.c): shapes, layouts, an independent naive oracle in double,
+ * buffers with NaN gaps and sentinels, and checks of one registry entry or of one
+ * public algorithm against the oracle.
+ *
+ * A check builds x, w and y in the shape's layouts (inputs: gaps hold NaN and must
+ * never be read; outputs: gaps hold a sentinel that must stay, the output holds NaN
+ * when beta == 0), computes dst = alpha * result + beta * dst with the oracle, runs
+ * the implementation with exactly the workspace it declares, with 1 and 2 threads,
+ * and compares: small-integer data exactly (tol 0) and random data within a relative
+ * error (tu_rel_err), the two thread counts bitwise. */
+#ifndef PDNN_TU_CONV_H
+#define PDNN_TU_CONV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+#include "ops/conv/conv_problem.h"
+#include "testutil.h"
+
+/* One problem. Spatial dims past nsp are 1 after tu_conv_finish_shape. pb/pe: padding
+ * before/after; flip: PDNN_CONVOLUTION; krsc: KRSC filter (else KCRS); xkind/ykind:
+ * TU_LAYOUT_* (tu_layout.h). out is computed by tu_conv_finish_shape. */
+typedef struct {
+    pdnnDataType_t t;
+    int nsp, n, g, cg, kg;
+    int in[3], kern[3], out[3], str[3], dil[3], pb[3], pe[3];
+    bool flip, krsc;
+    int xkind, ykind;
+} tu_conv_shape;
+
+typedef struct {
+    int nb;
+    int dims[5], st[5];
+    int64_t span;
+} tu_conv_layout;
+
+/* A shape laid out: x, y and w layouts and the problem an implementation reads. */
+typedef struct {
+    tu_conv_shape s;
+    tu_conv_layout x, y, w;
+    pdnn_conv_problem p;
+} tu_conv_setup;
+
+/* Output sizes from the rest; unused spatial dims set to 1 (padding 0). */
+void tu_conv_finish_shape(tu_conv_shape *s);
+/* A small random shape: 1-3 spatial dims, groups, stride, dilation, asymmetric
+ * padding, flip, KRSC, random layouts. */
+void tu_conv_rand_shape(tu_conv_shape *s, pdnnDataType_t t);
+/* A 2-d packed NCHW / KCRS cross-correlation shape. */
+tu_conv_shape tu_conv_shape2d(pdnnDataType_t t, int n, int g, int cg, int kg, int h, int w,
+                              int r, int ks, int str, int pad, int dil);
+
+void tu_conv_setup_init(tu_conv_setup *cs, const tu_conv_shape *s, pdnn_conv_dir dir);
+const char *tu_conv_dir_name(pdnn_conv_dir dir);
+/* One line describing the shape, for failure messages. */
+void tu_conv_describe(const tu_conv_shape *s, char *buf, size_t n);
+
+/* Runs a registry entry with exactly its declared workspace and nt threads. */
+pdnnStatus_t tu_conv_run_impl(const pdnn_impl *im, const pdnn_conv_problem *p, const void *src,
+                              const void *wei, void *dst, double alpha, double beta, int nt);
+
+/* Checks im in direction dir on shape s against the oracle. tol == 0: small-integer
+ * data (ints) must match exactly and random data within 1e-5 (FLOAT) / 1e-12 (DOUBLE);
+ * tol > 0: both within relative error tol (algorithms that are not exact, e.g.
+ * Winograd). 1 and 2 threads must agree bitwise. When im refuses the problem, returns
+ * false and checks nothing, except that must_support turns the refusal into a failure. */
+bool tu_conv_check(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir dir, bool ints,
+                   double alpha, double beta, double tol, bool must_support);
+
+/* The same check through the public API (pdnnConvolutionForward / BackwardData /
+ * BackwardFilter with algorithm algo, the workspace size from the API's query): also
+ * checks that the API's workspace equals im's when im is not NULL, and that a
+ * workspace one byte short fails with a BAD_PARAM status leaving the output bitwise
+ * unchanged. */
+void tu_conv_api_check(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir, int algo,
+                       const pdnn_impl *im, bool ints, double alpha, double beta, double tol);
+
+/* Direction cases checked so far (for the tests' summary line). */
+long tu_conv_cases(void);
+
+#endif
