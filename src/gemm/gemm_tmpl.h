@@ -62,6 +62,9 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
         const GT b_eff = pc == 0 ? beta : (GT)1;
         for (int64_t j0 = 0; j0 < n; j0 += nr) {
             const size_t nn = (size_t)(n - j0 < nr ? n - j0 : nr);
+            bool coff_run = coff != NULL;
+            for (size_t j = 1; coff_run && j < nn; j++)
+                coff_run = coff[j0 + (int64_t)j] == coff[j0] + (int64_t)j;
             const GT *b = bp + (j0 / nr) * b_ps + pc * nr;
             for (int64_t i0 = 0; i0 < m; i0 += mr) {
                 const size_t mm = (size_t)(m - i0 < mr ? m - i0 : mr);
@@ -71,17 +74,32 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                             (ptrdiff_t)rs_c, (ptrdiff_t)cs_c, alpha, b_eff);
                     continue;
                 }
-                /* any column placement: through a tile, same arithmetic as above */
+                if (coff[j0 + (int64_t)nn - 1] - coff[j0] == (int64_t)nn - 1 && coff_run) {
+                    /* the tile's columns are consecutive: stored directly */
+                    uk->GFN(mm, nn, (size_t)kc, a, 1, mr, b, c + i0 * rs_c + coff[j0],
+                            (ptrdiff_t)rs_c, 1, alpha, b_eff);
+                    continue;
+                }
+                /* any column placement: through a tile, same arithmetic as above; the
+                 * columns are stored by runs of consecutive offsets */
                 GT tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX];
                 uk->GFN((size_t)mr, (size_t)nr, (size_t)kc, a, 1, mr, b, tile, nr, 1, (GT)1,
                         (GT)0);
+                const int64_t *co = coff + j0;
                 for (size_t i = 0; i < mm; i++) {
                     GT *row = c + (i0 + (int64_t)i) * rs_c;
-                    for (size_t j = 0; j < nn; j++) {
-                        GT *d = row + coff[j0 + (int64_t)j];
-                        GT v = alpha * tile[i * (size_t)nr + j];
-                        if (b_eff != 0) v += b_eff * *d;
-                        *d = v;
+                    const GT *t = tile + i * (size_t)nr;
+                    size_t j = 0;
+                    while (j < nn) {
+                        size_t e = j + 1;
+                        while (e < nn && co[e] == co[j] + (int64_t)(e - j)) e++;
+                        GT *d = row + co[j];
+                        const size_t len = e - j;
+                        if (b_eff != 0)
+                            for (size_t l = 0; l < len; l++) d[l] = alpha * t[j + l] + b_eff * d[l];
+                        else
+                            for (size_t l = 0; l < len; l++) d[l] = alpha * t[j + l];
+                        j = e;
                     }
                 }
             }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/registry.h"
 #include "gemm/gemm.h"
 #include "ops/conv/conv_problem.h"
 
@@ -107,11 +108,6 @@ int64_t pdnn_conv_gemm_chunk_cols(int64_t rows_per_col, size_t es, int64_t total
 
 /* ---- packers (one panel each; dst is the panel) */
 
-/* fwd B panel from x: dst[t * nr + j] = col_g[t][col0 + j] for t < T, j < ncol (<= nr);
- * zero columns up to nr. */
-void pdnn_conv_gemm_im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
-                                 const void *x, int64_t grp, int64_t col0, int64_t ncol,
-                                 void *dst);
 /* Where column (n, p) reads x: the input coordinates of tap 0 (o * stride - pad), the
  * x offset there for channel 0 of group 0 (possibly outside x, only read after bounds
  * checks) and whether every tap lies inside x. */
@@ -135,6 +131,18 @@ void pdnn_conv_gemm_im2col_panel_t(const pdnn_conv_gemm_geom *g, const pdnn_conv
 void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const void *src,
                                int64_t ls, const int64_t *loff, int64_t ss,
                                const int64_t *soff, void *dst);
+
+/* ---- the forward core (conv_cpu_gemm_fwd.c), also backward data at stride 1 */
+
+/* Runs the forward GEMM convolution of p. wsrc NULL: the filter is p's own (packed KCRS
+ * or KRSC). Otherwise p is the forward form of a backward-data problem wsrc (x = dy,
+ * y = dx, channels swapped, flip toggled, stride 1) whose filter p's ws must describe
+ * as packed KCRS of shape [C][K/g][spatial]; the weights are then read from arg->wei
+ * in wsrc's layout: tap (k, r) of output channel c at k * ws[0] + c * ws[1] + r. */
+pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
+                                    const pdnn_conv_args *arg, const pdnn_ctx *ctx);
+/* Workspace of pdnn_conv_gemm_fwd_run (wt: wsrc not NULL); SIZE_MAX on overflow. */
+size_t pdnn_conv_gemm_fwd_workspace(const pdnn_conv_problem *p, bool wt);
 
 /* ---- output tasks: `outer` independent items of an m x n GEMM cut into blocks of
  * mcp A panels x ncp B panels, enough blocks for the threads. Task index ->

@@ -216,64 +216,6 @@ static inline bool tap_inside(const pdnn_conv_gemm_geom *g, const int64_t c[3],
            (uint64_t)(c[2] + e->e[2]) < (uint64_t)g->geo.in[2];
 }
 
-PDNN_INLINE void im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
-                              const char *x, int64_t grp, int64_t col0, int64_t ncol,
-                              char *dst, size_t es)
-{
-    const int nr = g->uk->nr;
-    int64_t base[PDNN_GEMM_NR_MAX], org[PDNN_GEMM_NR_MAX][3];
-    bool interior = ncol == nr;
-    for (int64_t j = 0; j < ncol; j++) {
-        base[j] = col_origin(g, grp, col0 + j, org[j]);
-        interior = interior && col_interior(g, org[j]);
-    }
-    if (interior) {
-        /* columns along one output row: a fixed step between them (1 for a unit-stride
-         * input row) */
-        const int64_t step = base[1 % nr] - base[0];
-        bool uniform = true;
-        for (int j = 1; j < nr; j++) uniform = uniform && base[j] - base[j - 1] == step;
-        if (uniform && step == 1) {
-            for (int64_t t = 0; t < g->taps; t++) {
-                const int64_t s0 = base[0] + tab[t].off;
-                for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, s0 + j, es);
-            }
-        } else if (uniform) {
-            for (int64_t t = 0; t < g->taps; t++) {
-                const int64_t s0 = base[0] + tab[t].off;
-                for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, s0 + j * step, es);
-            }
-        } else {
-            for (int64_t t = 0; t < g->taps; t++) {
-                const int64_t off = tab[t].off;
-                for (int j = 0; j < nr; j++) copy_el(dst, t * nr + j, x, base[j] + off, es);
-            }
-        }
-        return;
-    }
-    for (int64_t t = 0; t < g->taps; t++) {
-        const pdnn_conv_gemm_tap *e = &tab[t];
-        int64_t j = 0;
-        for (; j < ncol; j++) {
-            if (tap_inside(g, org[j], e))
-                copy_el(dst, t * nr + j, x, base[j] + e->off, es);
-            else
-                zero_el(dst, t * nr + j, es);
-        }
-        for (; j < nr; j++) zero_el(dst, t * nr + j, es);
-    }
-}
-
-void pdnn_conv_gemm_im2col_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_tap *tab,
-                                 const void *x, int64_t grp, int64_t col0, int64_t ncol,
-                                 void *dst)
-{
-    if (g->es == sizeof(float))
-        im2col_panel(g, tab, x, grp, col0, ncol, dst, sizeof(float));
-    else
-        im2col_panel(g, tab, x, grp, col0, ncol, dst, sizeof(double));
-}
-
 void pdnn_conv_gemm_origins(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,
                             pdnn_conv_gemm_origin *o)
 {

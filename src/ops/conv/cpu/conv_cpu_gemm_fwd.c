@@ -1,48 +1,103 @@
 /* Forward convolution by im2col + GEMM ("cpu:gemm", PDNN_CONVOLUTION_FWD_ALGO_GEMM).
  *
  * Per group g: Y_g[Kg x N*P] = W_g[Kg x T] * col_g[T x N*P] (conv_cpu_gemm.h). The
- * filter rows of every group are packed once into GEMM A panels; the columns (n, p) of
- * a group are processed in chunks of at most ~4 MiB of im2col data, gathered from x
- * (any strides, padding as zeros) straight into GEMM B panels. Threads split the
- * packing by panel and the product by output tile; each y element is one sum over T in
- * a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the thread count.
- * y is written once per K block, never read when beta == 0 (later blocks add to the
- * partial sums already stored).
+ * filter rows of every group are packed once into GEMM A panels. The images are taken
+ * in chunks: each chunk is first copied into a zero-padded buffer (every input plane
+ * widened by the padding, so no tap ever needs a bounds check), then its columns
+ * (n, p) are gathered in chunks of at most ~4 MiB straight into GEMM B panels: within
+ * one output row the columns of a tap read the padded plane at a fixed step (the
+ * stride), so a panel is a few contiguous runs per tap. Threads split the padding by
+ * plane, the packing by panel and the product by output tile; each y element is one
+ * sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
+ * thread count. y is written once per K block, never read when beta == 0 (later blocks
+ * add to the partial sums already stored).
  *
- * Workspace: the tap table, the packed filter (~ K * T elements) and one chunk of
- * packed columns (<= ~4 MiB unless a single panel is larger). */
+ * The same core runs backward data at stride 1 (conv_cpu_gemm_bwd_data.c): there the
+ * problem is the forward form of dx = conv(dy, W rotated, K and C swapped), and the
+ * filter is read transposed from the original problem's layout.
+ *
+ * Workspace: the tap table, the packed filter (~ K * T elements), one chunk of padded
+ * images (<= ~2 MiB unless one image is larger) and one chunk of packed columns
+ * (<= ~4 MiB unless a single panel is larger). */
+#include <string.h>
+
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
 
+/* Target bytes of one chunk of padded images (at least one image). */
+#define PAD_CHUNK_BYTES ((size_t)2 << 20)
+/* Readable elements after the padded chunk (block copies in pack_runs). */
+#define PAD_SLACK 16
+
 typedef struct {
-    pdnn_conv_gemm_tap *tab;
-    char *wp; /* packed W, group g at wp + g * apg elements */
-    char *bp; /* one chunk of packed columns */
+    pdnn_conv_gemm_tap *tab; /* taps with offsets in the padded buffer */
+    int64_t *soff;           /* transposed filter: offset of each tap's weight */
+    char *wp;                /* packed W, group g at wp + g * apg elements */
+    char *pad;               /* one chunk of padded images */
+    char *bp;                /* one chunk of packed columns */
 } fwd_bufs;
+
+/* Sizes of the padded planes: dims pd[3], plane elements ps, image elements. */
+typedef struct {
+    int64_t pd[3], ps, img;
+} pad_geom;
+
+static void pad_geom_init(const pdnn_conv_gemm_geom *g, pad_geom *pg)
+{
+    pg->ps = 1;
+    for (int d = 0; d < 3; d++) {
+        pg->pd[d] = g->npix == 0 ? 0
+                                 : (g->geo.out[d] - 1) * g->geo.str[d] +
+                                       (g->geo.kern[d] - 1) * g->geo.dil[d] + 1;
+        pg->ps = pdnn_conv_gemm_mul3(pg->ps, pg->pd[d], 1);
+    }
+    pg->img = pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
+}
 
 static int64_t fwd_chunk(const pdnn_conv_gemm_geom *g)
 {
     return pdnn_conv_gemm_chunk_cols(g->taps, g->es, g->ncols);
 }
 
-static void fwd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, fwd_bufs *b)
+/* Images per padded chunk. */
+static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pad_geom *pg)
 {
+    if (pg->img <= 0) return g->n > 0 ? g->n : 1;
+    int64_t nb = (int64_t)(PAD_CHUNK_BYTES / g->es) / pg->img;
+    if (nb < 1) nb = 1;
+    return nb < g->n ? nb : (g->n > 0 ? g->n : 1);
+}
+
+static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_arena *a,
+                       fwd_bufs *b)
+{
+    pad_geom pg;
+    pad_geom_init(g, &pg);
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
+    b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t)) : NULL;
     b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps),
                                 g->es);
+    /* + PAD_SLACK: the block copies of pack_runs read up to 15 elements past a run */
+    const int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
+    b->pad = pdnn_conv_gemm_take(a, pimg < 0 ? -1 : pimg + PAD_SLACK, g->es);
     b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(1, fwd_chunk(g) + PDNN_GEMM_NR_MAX,
                                                        g->taps),
                                 g->es);
 }
 
-static size_t fwd_workspace(const void *prob)
+size_t pdnn_conv_gemm_fwd_workspace(const pdnn_conv_problem *p, bool wt)
 {
     pdnn_conv_gemm_geom g;
-    pdnn_conv_gemm_geom_init(prob, &g);
+    pdnn_conv_gemm_geom_init(p, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     fwd_bufs b;
-    fwd_layout(&g, &a, &b);
+    fwd_layout(&g, wt, &a, &b);
     return pdnn_conv_gemm_arena_bytes(&a);
+}
+
+static size_t fwd_workspace(const void *prob)
+{
+    return pdnn_conv_gemm_fwd_workspace(prob, false);
 }
 
 static bool fwd_supports(const void *prob, const char **why)
@@ -55,24 +110,185 @@ static bool fwd_supports(const void *prob, const char **why)
     return true;
 }
 
-static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+#define PDNN_INLINE static inline __attribute__((always_inline))
+
+/* One padded plane row: dst[j] = src[(j - pb) * ss] for 0 <= j - pb < n, else 0. */
+PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, int64_t pb,
+                         int64_t n, size_t es)
 {
-    const pdnn_conv_problem *p = prob;
-    const pdnn_conv_args *arg = args;
+    int64_t lo = pb < 0 ? 0 : (pb > len ? len : pb);
+    int64_t hi = pb + n < len ? pb + n : len;
+    if (hi < lo) hi = lo;
+    if (es == sizeof(float)) {
+        float *d = (float *)dst;
+        const float *s = (const float *)src;
+        for (int64_t j = 0; j < lo; j++) d[j] = 0.0f;
+        if (ss == 1)
+            for (int64_t j = lo; j < hi; j++) d[j] = s[j - pb];
+        else
+            for (int64_t j = lo; j < hi; j++) d[j] = s[(j - pb) * ss];
+        for (int64_t j = hi; j < len; j++) d[j] = 0.0f;
+    } else {
+        double *d = (double *)dst;
+        const double *s = (const double *)src;
+        for (int64_t j = 0; j < lo; j++) d[j] = 0.0;
+        if (ss == 1)
+            for (int64_t j = lo; j < hi; j++) d[j] = s[j - pb];
+        else
+            for (int64_t j = lo; j < hi; j++) d[j] = s[(j - pb) * ss];
+        for (int64_t j = hi; j < len; j++) d[j] = 0.0;
+    }
+}
+
+/* Plane (image n, channel c) of x into its padded copy dst (pg->ps elements). */
+static void pad_plane(const pdnn_conv_gemm_geom *g, const pad_geom *pg, const char *x,
+                      int64_t n, int64_t c, char *dst)
+{
+    const size_t es = g->es;
+    const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
+    const int64_t base = n * xs[0] + c * xs[1];
+    for (int64_t j0 = 0; j0 < pd[0]; j0++)
+        for (int64_t j1 = 0; j1 < pd[1]; j1++) {
+            char *d = dst + ((j0 * pd[1] + j1) * pd[2]) * (int64_t)es;
+            const int64_t i0 = j0 - pad[0], i1 = j1 - pad[1];
+            if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1]) {
+                memset(d, 0, (size_t)pd[2] * es);
+                continue;
+            }
+            const char *s = x + (base + i0 * xs[2] + i1 * xs[3]) * (int64_t)es;
+            if (es == sizeof(float))
+                pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(float));
+            else
+                pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(double));
+        }
+}
+
+/* One run of columns of a panel: lanes j0 .. j0 + len - 1 read the padded buffer at
+ * base + step * l. */
+typedef struct {
+    int64_t j0, len, base;
+} col_run;
+
+/* B panel of columns col0 .. col0 + ncol - 1 (image-chunk local) of group grp from the
+ * padded chunk: dst[t * nr + j] = pad[tab[t].off + base(col0 + j)]. */
+PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pad_geom *pg,
+                           const pdnn_conv_gemm_tap *tab, const char *pad, int64_t grp,
+                           int64_t col0, int64_t ncol, char *dst, size_t es)
+{
+    const int nr = g->uk->nr;
+    const int64_t step = g->geo.str[2];
+    col_run runs[PDNN_GEMM_NR_MAX];
+    int nrun = 0;
+    {
+        int64_t o[3];
+        int64_t ni = col0 / g->npix;
+        pdnn_conv_gemm_pix(g, col0 % g->npix, o);
+        int64_t j = 0;
+        while (j < ncol) {
+            const int64_t len0 = g->geo.out[2] - o[2];
+            const int64_t len = len0 < ncol - j ? len0 : ncol - j;
+            runs[nrun].j0 = j;
+            runs[nrun].len = len;
+            runs[nrun].base = ni * pg->img + grp * g->geo.cg * pg->ps +
+                              (o[0] * g->geo.str[0] * pg->pd[1] + o[1] * g->geo.str[1]) * pg->pd[2] +
+                              o[2] * step;
+            nrun++;
+            j += len;
+            o[2] += len;
+            if (o[2] == g->geo.out[2]) {
+                o[2] = 0;
+                if (++o[1] == g->geo.out[1]) {
+                    o[1] = 0;
+                    if (++o[0] == g->geo.out[0]) {
+                        o[0] = 0;
+                        ni++;
+                    }
+                }
+            }
+        }
+    }
+    for (int64_t t = 0; t < g->taps; t++) {
+        const int64_t off = tab[t].off;
+        if (es == sizeof(float)) {
+            float *d = (float *)dst + t * nr;
+            const float *s = (const float *)pad + off;
+            for (int r = 0; r < nrun; r++) {
+                float *dd = d + runs[r].j0;
+                const float *ss = s + runs[r].base;
+                const int64_t len = runs[r].len;
+                if (step == 1 && runs[r].j0 + ((len + 15) & ~(int64_t)15) <= nr) {
+                    /* whole blocks of 16: the excess lanes are rewritten by the next run
+                     * or the zeros below; the reads stay in the buffer's slack */
+                    for (int64_t l = 0; l < len; l += 16) memcpy(dd + l, ss + l, 16 * sizeof(float));
+                } else if (step == 1) {
+                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l];
+                } else {
+                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
+                }
+            }
+            for (int64_t j = ncol; j < nr; j++) d[j] = 0.0f;
+        } else {
+            double *d = (double *)dst + t * nr;
+            const double *s = (const double *)pad + off;
+            for (int r = 0; r < nrun; r++) {
+                double *dd = d + runs[r].j0;
+                const double *ss = s + runs[r].base;
+                const int64_t len = runs[r].len;
+                if (step == 1 && runs[r].j0 + ((len + 7) & ~(int64_t)7) <= nr) {
+                    for (int64_t l = 0; l < len; l += 8) memcpy(dd + l, ss + l, 8 * sizeof(double));
+                } else if (step == 1) {
+                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l];
+                } else {
+                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
+                }
+            }
+            for (int64_t j = ncol; j < nr; j++) d[j] = 0.0;
+        }
+    }
+}
+
+pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
+                                    const pdnn_conv_args *arg, const pdnn_ctx *ctx)
+{
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.ncols == 0 || g.geo.kg == 0) return PDNN_STATUS_SUCCESS; /* y has no elements */
 
+    const bool wt = wsrc != NULL;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     fwd_bufs b;
-    fwd_layout(&g, &ar, &b);
-    pdnn_conv_gemm_taps(p, &g, b.tab);
+    fwd_layout(&g, wt, &ar, &b);
+    pad_geom pg;
+    pad_geom_init(&g, &pg);
+    {
+        /* tap offsets in the padded buffer: its plane strides in place of x's */
+        pdnn_conv_gemm_geom gp = g;
+        gp.geo.xs[1] = pg.ps;
+        gp.geo.xs[2] = pg.pd[1] * pg.pd[2];
+        gp.geo.xs[3] = pg.pd[2];
+        gp.geo.xs[4] = 1;
+        pdnn_conv_gemm_taps(p, &gp, b.tab);
+    }
+    if (wt) {
+        /* tap (k, spatial r) of output channel c reads the original filter at
+         * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
+        pdnn_conv_geom3 o;
+        pdnn_conv_widen(wsrc, &o);
+        int64_t t = 0;
+        for (int64_t k = 0; k < g.geo.cg; k++)
+            for (int64_t r0 = 0; r0 < g.geo.kern[0]; r0++)
+                for (int64_t r1 = 0; r1 < g.geo.kern[1]; r1++)
+                    for (int64_t r2 = 0; r2 < g.geo.kern[2]; r2++)
+                        b.soff[t++] = k * o.ws[0] + r0 * o.ws[2] + r1 * o.ws[3] + r2 * o.ws[4];
+    }
 
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
     const int64_t T = g.taps, kg = g.geo.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
-    const int64_t chunk = fwd_chunk(&g), nch = (g.ncols + chunk - 1) / chunk;
+    const int64_t nbi = pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
+    const int64_t chunk = fwd_chunk(&g);
+    if (T > 0) memset(b.pad + nbi * pg.img * (int64_t)es, 0, PAD_SLACK * es); /* slack read */
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, chunk, 1, ctx->nthreads);
     const char *x = arg->src, *w = arg->wei;
     char *y = arg->dst;
@@ -86,46 +302,78 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
             for (int64_t i = 0; i < g.g * mp; i++) {
                 const int64_t grp = i / mp, q = i % mp;
                 const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
-                pdnn_gemm_pack_a(uk, rows, T, w + (grp * kg + q * mr) * T * (int64_t)es, T, 1,
-                                 b.wp + (grp * apg + q * mr * T) * (int64_t)es);
-            }
-        }
-        for (int64_t ch = 0; ch < g.g * nch; ch++) {
-            const int64_t grp = ch / nch, col0 = (ch % nch) * chunk;
-            const int64_t ncol = g.ncols - col0 < chunk ? g.ncols - col0 : chunk;
-            if (T > 0) {
-#pragma omp for schedule(static)
-                for (int64_t q = 0; q < (ncol + nr - 1) / nr; q++) {
-                    const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
-                    pdnn_conv_gemm_im2col_panel(&g, b.tab, x, grp, col0 + q * nr, n,
-                                                b.bp + q * T * nr * (int64_t)es);
+                char *dst = b.wp + (grp * apg + q * mr * T) * (int64_t)es;
+                if (!wt) {
+                    pdnn_gemm_pack_a(uk, rows, T, w + (grp * kg + q * mr) * T * (int64_t)es, T, 1,
+                                     dst);
+                } else {
+                    /* rows: output channels c (the original's input channels) */
+                    const int64_t kgo = wsrc->k / wsrc->g;
+                    const char *src = w + (grp * kgo * wsrc->ws[0] + q * mr * wsrc->ws[1]) *
+                                              (int64_t)es;
+                    pdnn_conv_gemm_pack_panel(es, mr, rows, T, src, wsrc->ws[1], NULL, 0, b.soff,
+                                              dst);
                 }
             }
+        }
+        for (int64_t ic = 0; ic < nich; ic++) {
+            const int64_t n0 = ic * nbi, nimg = g.n - n0 < nbi ? g.n - n0 : nbi;
+            if (T > 0) {
 #pragma omp for schedule(static)
-            for (int64_t task = 0; task < tl.ntasks; task++) {
-                const int64_t i0 = (task % tl.mb) * tl.mcp * mr;
-                const int64_t j0 = (task / tl.mb) * tl.ncp * nr;
-                if (i0 >= kg || j0 >= ncol) continue;
-                const int64_t mm = kg - i0 < tl.mcp * mr ? kg - i0 : tl.mcp * mr;
-                const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
-                const char *ap = b.wp + (grp * apg + i0 * T) * (int64_t)es;
-                const char *bpp = b.bp + j0 * T * (int64_t)es;
-                char *c = y + (grp * kg + i0) * g.geo.ys[1] * (int64_t)es;
-                if (g.ycol_affine) {
-                    c += (col0 + j0) * g.ycs * (int64_t)es;
-                    pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1], g.ycs,
-                                    NULL, alpha, beta);
-                } else {
-                    int64_t coff[PDNN_CONV_GEMM_NC_MAX];
-                    for (int64_t j = 0; j < nn; j++)
-                        coff[j] = pdnn_conv_gemm_ycol_off(&g, col0 + j0 + j);
-                    pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1], 0,
-                                    coff, alpha, beta);
+                for (int64_t i = 0; i < nimg * g.g * g.geo.cg; i++) {
+                    const int64_t ni = i / (g.g * g.geo.cg), c = i % (g.g * g.geo.cg);
+                    pad_plane(&g, &pg, x, n0 + ni, c, b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es);
+                }
+            }
+            const int64_t icols = nimg * g.npix, nch = (icols + chunk - 1) / chunk;
+            for (int64_t ch = 0; ch < g.g * nch; ch++) {
+                const int64_t grp = ch / nch, col0 = (ch % nch) * chunk;
+                const int64_t ncol = icols - col0 < chunk ? icols - col0 : chunk;
+                if (T > 0) {
+#pragma omp for schedule(static)
+                    for (int64_t q = 0; q < (ncol + nr - 1) / nr; q++) {
+                        const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
+                        char *dst = b.bp + q * T * nr * (int64_t)es;
+                        if (es == sizeof(float))
+                            pack_runs(&g, &pg, b.tab, b.pad, grp, col0 + q * nr, n, dst,
+                                      sizeof(float));
+                        else
+                            pack_runs(&g, &pg, b.tab, b.pad, grp, col0 + q * nr, n, dst,
+                                      sizeof(double));
+                    }
+                }
+                const int64_t gcol0 = n0 * g.npix + col0; /* column in the whole batch */
+#pragma omp for schedule(static)
+                for (int64_t task = 0; task < tl.ntasks; task++) {
+                    const int64_t i0 = (task % tl.mb) * tl.mcp * mr;
+                    const int64_t j0 = (task / tl.mb) * tl.ncp * nr;
+                    if (i0 >= kg || j0 >= ncol) continue;
+                    const int64_t mm = kg - i0 < tl.mcp * mr ? kg - i0 : tl.mcp * mr;
+                    const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
+                    const char *ap = b.wp + (grp * apg + i0 * T) * (int64_t)es;
+                    const char *bpp = b.bp + j0 * T * (int64_t)es;
+                    char *c = y + (grp * kg + i0) * g.geo.ys[1] * (int64_t)es;
+                    if (g.ycol_affine) {
+                        c += (gcol0 + j0) * g.ycs * (int64_t)es;
+                        pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1],
+                                        g.ycs, NULL, alpha, beta);
+                    } else {
+                        int64_t coff[PDNN_CONV_GEMM_NC_MAX];
+                        for (int64_t j = 0; j < nn; j++)
+                            coff[j] = pdnn_conv_gemm_ycol_off(&g, gcol0 + j0 + j);
+                        pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1],
+                                        0, coff, alpha, beta);
+                    }
                 }
             }
         }
     }
     return PDNN_STATUS_SUCCESS;
+}
+
+static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    return pdnn_conv_gemm_fwd_run(prob, NULL, args, ctx);
 }
 
 const pdnn_impl pdnn_conv_fwd_cpu_gemm = {
