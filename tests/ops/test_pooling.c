@@ -502,6 +502,77 @@ static void test_fast_vs_general(void)
     }
 }
 
+/* The 2x2 stride-2 path (packed NCHW FLOAT, no padding, floor mode: odd sizes leave a
+ * last row / column that no window holds) against the oracle and bitwise against the
+ * general path (the same problem with gapped strides), every mode, NaN inputs, the
+ * plain alpha 1 / beta 0 loops and blending; then sizes large enough for 2 threads. */
+static void test_2x2_stride2(void)
+{
+    static const double alphas[] = {1, 1, 2, -0.5, 1}, betas[] = {0, 0, 0, 1, -3};
+    for (int it = 0; it < 70; it++) {
+        pcfg c;
+        memset(&c, 0, sizeof c);
+        c.t = PDNN_DATA_FLOAT;
+        c.nsp = 2;
+        c.mode = (pdnnPoolingMode_t)(it % 4);
+        c.nan = (pdnnNanPropagation_t)(it / 4 % 2);
+        bool big = it >= 62;
+        c.n = big ? 4 : tu_int(1, 3);
+        c.c = big ? 8 : tu_int(1, 5);
+        for (int d = 0; d < 2; d++) {
+            c.win[d] = c.st[d] = 2, c.dil[d] = 1;
+            c.in[d] = big ? 26 + tu_int(0, 3) : tu_int(2, 11);
+        }
+        int ab = it % 5;
+        bool exact = it % 3 != 0, nan_in = it % 6 == 1;
+        uint64_t seed = 5000 + (uint64_t)it;
+        static const int layouts[2][4] = {{0, 0, 0, 0}, {2, 2, 2, 2}};
+        double *f[2], *b[2];
+        for (int l = 0; l < 2; l++) {
+            tu_seed(seed);
+            f[l] = check_cfg(&c, layouts[l], exact, nan_in, alphas[ab], betas[ab], &b[l]);
+        }
+        int xd[MAXNB], yd[MAXNB];
+        dims_of(&c, false, xd);
+        dims_of(&c, true, yd);
+        char desc[400];
+        cfg_str(&c, desc, sizeof desc);
+        TU_CHECK(!memcmp(f[0], f[1], prod(yd, 4) * sizeof(double)),
+                 "%s: 2x2 forward differs from the general path", desc);
+        TU_CHECK(!memcmp(b[0], b[1], prod(xd, 4) * sizeof(double)),
+                 "%s: 2x2 backward differs from the general path", desc);
+        for (int l = 0; l < 2; l++) free(f[l]), free(b[l]);
+    }
+
+    /* by hand, one 2x2 window (plain loops): NaN rules, the first of equal values,
+     * -0 in dy reaching dx as +0 (0.0 + dy, as the reference sums) */
+    float one = 1, zero = 0, y, dy, dx[4];
+    pdnnTensorDescriptor_t xt = tu_tensor4d(PDNN_DATA_FLOAT, PDNN_TENSOR_NCHW, 1, 1, 2, 2);
+    pdnnTensorDescriptor_t yt = tu_tensor4d(PDNN_DATA_FLOAT, PDNN_TENSOR_NCHW, 1, 1, 1, 1);
+    pdnnPoolingDescriptor_t p;
+    TU_OK(pdnnCreatePoolingDescriptor(&p));
+    const float xs[3][4] = {{NAN, 5, NAN, 7}, {3, 2, -1, 3}, {-0.0f, 0.0f, -1, -2}};
+    for (int prop = 0; prop < 2; prop++) {
+        TU_OK(pdnnSetPooling2dDescriptor(p, PDNN_POOLING_MAX, (pdnnNanPropagation_t)prop, 2, 2,
+                                         0, 0, 2, 2));
+        for (int k = 0; k < 3; k++) {
+            TU_OK(pdnnPoolingForward(H, p, &one, xt, xs[k], &zero, yt, &y));
+            dy = k == 2 ? -0.0f : 4;
+            tu_poison(dx, PDNN_DATA_FLOAT, 4);
+            TU_OK(pdnnPoolingBackward(H, p, &one, yt, &y, yt, &dy, xt, xs[k], &zero, xt, dx));
+            int sel = k == 0 ? (prop ? 0 : 3) : 0; /* the first NaN, or the max 7 / first 3 */
+            bool ok = k == 0 && prop ? isnan(y)
+                                     : y == xs[k][sel] && !signbit(y) == !signbit(xs[k][sel]);
+            for (int i = 0; i < 4; i++)
+                ok = ok && dx[i] == (i == sel ? dy : 0.0f) && !signbit(dx[i]);
+            TU_CHECK(ok, "2x2 by hand, case %d nan %d: y %g dx %g %g %g %g", k, prop, y, dx[0],
+                     dx[1], dx[2], dx[3]);
+        }
+    }
+    pdnnDestroyTensorDescriptor(xt), pdnnDestroyTensorDescriptor(yt);
+    pdnnDestroyPoolingDescriptor(p);
+}
+
 /* Named edge cases through the random checker (every layout kind). */
 static void test_edges(void)
 {
@@ -837,6 +908,7 @@ int main(void)
     test_random();
     test_threaded();
     test_fast_vs_general();
+    test_2x2_stride2();
     test_finite_differences();
     test_huge_window();
     TU_OK(pdnnDestroy(H));

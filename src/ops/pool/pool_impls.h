@@ -7,6 +7,8 @@
 
 #include "core/registry.h"
 
+extern const pdnn_impl pdnn_pool_fwd_cpu_2x2s2_f32; /* cpu/pool_cpu_2x2s2.c */
+extern const pdnn_impl pdnn_pool_bwd_cpu_2x2s2_f32; /* cpu/pool_cpu_2x2s2.c */
 extern const pdnn_impl pdnn_pool_fwd_cpu_nchw_f32; /* cpu/pool_cpu_nchw.c */
 extern const pdnn_impl pdnn_pool_bwd_cpu_nchw_f32; /* cpu/pool_cpu_nchw.c */
 extern const pdnn_impl pdnn_pool_fwd_cpu_cinner_f32; /* cpu/pool_cpu_cinner.c */
@@ -16,12 +18,14 @@ extern const pdnn_impl pdnn_pool_bwd_ref;          /* pool_ref.c */
 
 #ifdef PDNN_POOL_IMPL_LISTS
 static const pdnn_impl *const pdnn_pool_fwd_impls[] = {
+    &pdnn_pool_fwd_cpu_2x2s2_f32,
     &pdnn_pool_fwd_cpu_nchw_f32,
     &pdnn_pool_fwd_cpu_cinner_f32,
     &pdnn_pool_fwd_ref,
     NULL,
 };
 static const pdnn_impl *const pdnn_pool_bwd_impls[] = {
+    &pdnn_pool_bwd_cpu_2x2s2_f32,
     &pdnn_pool_bwd_cpu_nchw_f32,
     &pdnn_pool_bwd_cpu_cinner_f32,
     &pdnn_pool_bwd_ref,

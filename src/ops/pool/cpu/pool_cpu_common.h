@@ -22,4 +22,17 @@ static inline double pool_keep_if(double v, bool keep)
     return v;
 }
 
+/* Packed NCHW strides (index 0 = N, 1 = C, 3 = H, 4 = W of the problem's stride
+ * arrays) for (n, c, h, w), where dims of size 1 may have any stride. */
+static inline bool pool_packed_nchw(const int64_t *st, int64_t n, int64_t c, int64_t h,
+                                    int64_t w)
+{
+    int64_t dim[4] = {n, c, h, w}, str[4] = {st[0], st[1], st[3], st[4]}, s = 1;
+    for (int i = 3; i >= 0; i--) {
+        if (dim[i] != 1 && str[i] != s) return false;
+        s *= dim[i];
+    }
+    return true;
+}
+
 #endif

@@ -23,17 +23,6 @@ typedef pdnn_pool_problem prob_t;
 
 #define CHUNK 256 /* outputs (forward) or dx columns (backward) per inner pass */
 
-/* Packed NCHW strides for (n, c, h, w) where dims of size 1 may have any stride. */
-static bool packed_nchw(const int64_t *st, int64_t n, int64_t c, int64_t h, int64_t w)
-{
-    int64_t dim[4] = {n, c, h, w}, str[4] = {st[0], st[1], st[3], st[4]}, s = 1;
-    for (int i = 3; i >= 0; i--) {
-        if (dim[i] != 1 && str[i] != s) return false;
-        s *= dim[i];
-    }
-    return true;
-}
-
 static bool supports(const void *prob, const char **why)
 {
     const prob_t *p = prob;
@@ -51,9 +40,10 @@ static bool supports(const void *prob, const char **why)
     }
     const int64_t *dst = p->dir == PDNN_POOL_FWD ? p->ys : p->dxs;
     const int64_t *dsz = p->dir == PDNN_POOL_FWD ? p->out : p->in;
-    if (!packed_nchw(p->xs, p->n, p->c, p->in[1], p->in[2]) ||
-        !packed_nchw(dst, p->n, p->c, dsz[1], dsz[2]) ||
-        (p->dir == PDNN_POOL_BWD && !packed_nchw(p->ys, p->n, p->c, p->out[1], p->out[2]))) {
+    if (!pool_packed_nchw(p->xs, p->n, p->c, p->in[1], p->in[2]) ||
+        !pool_packed_nchw(dst, p->n, p->c, dsz[1], dsz[2]) ||
+        (p->dir == PDNN_POOL_BWD &&
+         !pool_packed_nchw(p->ys, p->n, p->c, p->out[1], p->out[2]))) {
         *why = "a tensor is not packed NCHW";
         return false;
     }
