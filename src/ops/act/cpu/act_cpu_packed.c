@@ -95,7 +95,8 @@ static inline __attribute__((always_inline)) double bwd_m(pdnnActivationMode_t m
     }
 
 /* RELU with alpha 1, beta 0 in the tensor's own type: the same bits as the double path
- * (x itself, +0 or the NaN), and a loop the compiler vectorizes. */
+ * (forward: x itself, +0 or the NaN; backward: dy where x > 0, else +0, or with NaN
+ * propagation the NaN product of a NaN x), and loops the compiler vectorizes. */
 #define DEFINE_KERNELS(T, S)                                                            \
     static void fwd_##S(const pdnn_act_params *p, const T *x, T *y, int64_t lo,         \
                         int64_t hi, double alpha, double beta)                          \
@@ -115,6 +116,16 @@ static inline __attribute__((always_inline)) double bwd_m(pdnnActivationMode_t m
     static void bwd_##S(const pdnn_act_params *p, const T *x, const T *y, const T *dy,  \
                         T *dx, int64_t lo, int64_t hi, double alpha, double beta)       \
     {                                                                                   \
+        if (p->mode == PDNN_ACTIVATION_RELU && alpha == 1.0 && beta == 0.0) {           \
+            if (p->propagate_nan)                                                       \
+                for (int64_t i = lo; i < hi; i++) {                                     \
+                    T v = x[i];                                                         \
+                    dx[i] = v > 0 ? dy[i] : v != v ? v * dy[i] : (T)0;                  \
+                }                                                                       \
+            else                                                                        \
+                for (int64_t i = lo; i < hi; i++) dx[i] = x[i] > 0 ? dy[i] : (T)0;      \
+            return;                                                                     \
+        }                                                                               \
         MODE_SWITCH(BWD_LOOP, T)                                                        \
     }
 
