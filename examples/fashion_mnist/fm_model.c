@@ -387,7 +387,14 @@ static int layer_data_grad(fm_net *net, int l, const float *dy, float *dx)
 
 /* ReLU backward in place on the gradient d of activation a. The forward pass kept only
  * a = relu(z); RELU's derivative is taken from its input x (x > 0), and a > 0 exactly
- * where z > 0, so a serves as x. */
+ * where z > 0, so a serves as x.
+ *
+ * Below a max-pool (conv -> ReLU -> pool) it runs on the POOLED map, before the pooling
+ * backward, with the pooled output as x: the pooling passes each window's gradient to
+ * its selected element only, whose activation is the pooled value, so masking the
+ * window's gradient by (pooled > 0) gives the same values, bit for bit (dy where the
+ * selected a > 0, else +0; the other elements +0 either way), over a map 4 times
+ * smaller and without a pass over the full-size gradient. */
 static int relu_backward(fm_net *net, pdnnTensorDescriptor_t desc, const float *a, float *d)
 {
     TRY(pdnnActivationBackward(net->h, net->relu, &one, desc, a, desc, d, desc, a, &zero, desc, d));
@@ -414,18 +421,18 @@ int fm_net_train_step(fm_net *net, int n, double lr, double clip, double *loss, 
     }
     if (first < FM_FC1) {
         if (layer_data_grad(net, FM_FC1, net->da3, net->dp2)) return -1;
+        if (relu_backward(net, net->p2map, net->p2, net->dp2)) return -1; /* pooled: above */
         TRY(pdnnPoolingBackward(net->h, net->pool, &one, net->p2map, net->p2, net->p2map, net->dp2,
                                 net->out[FM_CONV2], net->a2, &zero, net->out[FM_CONV2], net->da2));
-        if (relu_backward(net, net->out[FM_CONV2], net->a2, net->da2)) return -1;
         /* conv2 */
         if (!net->frozen[FM_CONV2] && layer_grads(net, FM_CONV2, net->p1, net->da2)) return -1;
     }
     if (first < FM_CONV2) {
         if (layer_data_grad(net, FM_CONV2, net->da2, net->dp1)) return -1;
+        if (relu_backward(net, net->in[FM_CONV2], net->p1, net->dp1)) return -1; /* pooled */
         TRY(pdnnPoolingBackward(net->h, net->pool, &one, net->in[FM_CONV2], net->p1,
                                 net->in[FM_CONV2], net->dp1, net->out[FM_CONV1], net->a1, &zero,
                                 net->out[FM_CONV1], net->da1));
-        if (relu_backward(net, net->out[FM_CONV1], net->a1, net->da1)) return -1;
         /* conv1: its input gradient is not needed */
         if (layer_grads(net, FM_CONV1, net->x, net->da1)) return -1;
     }
