@@ -132,6 +132,23 @@ void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const v
                                int64_t ls, const int64_t *loff, int64_t ss,
                                const int64_t *soff, void *dst);
 
+/* ---- zero-padded copies: every input plane widened by the padding to pd[] =
+ * (out - 1) * stride + (kern - 1) * dil + 1 elements per dim, zeros outside x (a
+ * negative padding crops), so that no tap needs a bounds check. Images one after the
+ * other, channels of all groups in order: element (n, c, j) at n * img + c * ps +
+ * (j0 * pd[1] + j1) * pd[2] + j2, x's element j - pad there. */
+typedef struct {
+    int64_t pd[3], ps, img; /* dims, plane elements, image elements (-1: overflow) */
+} pdnn_conv_gemm_padgeom;
+
+/* Target bytes of one chunk of padded images (a chunk holds at least one image). */
+#define PDNN_CONV_GEMM_PAD_CHUNK_BYTES ((size_t)512 << 10)
+
+void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg);
+/* Plane (image n, channel c) of x (g's strides) into its padded copy dst. */
+void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
+                              const void *x, int64_t n, int64_t c, void *dst);
+
 /* ---- the forward core (conv_cpu_gemm_fwd.c), also backward data at stride 1 */
 
 /* Runs the forward GEMM convolution of p. wsrc NULL: the filter is p's own (packed KCRS

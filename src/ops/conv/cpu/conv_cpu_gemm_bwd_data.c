@@ -1,6 +1,11 @@
-/* Backward data by GEMM + col2im ("cpu:gemm", PDNN_CONVOLUTION_BWD_DATA_ALGO_1).
+/* Backward data by GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_DATA_ALGO_1).
  *
- * Per group g and chunk of whole images: col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P]
+ * Stride 1 and C/g >= 4: dx is the forward convolution of dy with the filter rotated by 180 degrees
+ * and K and C swapped, padded by (kern - 1) * dil - pad, so it runs through the forward
+ * core (conv_cpu_gemm_fwd.c: zero-padded dy, B panels by runs, the filter read
+ * transposed in place); every dx element is one sum over the K * prod(kern) taps.
+ *
+ * Otherwise, by GEMM + col2im: per group g and chunk of whole images: col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P]
  * (conv_cpu_gemm.h), then every dx element gathers the col entries of the taps and
  * output pixels that read it, in a fixed tap order, summed in double:
  *   dx[n, c, i] = alpha * sum_{taps r, pixels o : o*stride - pad + e(r) = i} col[(c, r)][(n, o)]
@@ -8,7 +13,7 @@
  * The gather (rather than a scatter-add) writes each dx element once, so threads split
  * dx rows freely and results do not depend on the thread count.
  *
- * Workspace: tap and pixel tables, the packed transposed filter (~ K * T elements) and
+ * Workspace (stride 1): that of the forward core. Otherwise: tap and pixel tables, the packed transposed filter (~ K * T elements) and
  * per chunk the packed dY columns and the col matrix (<= ~4 MiB unless one image's
  * T x P col matrix is larger). */
 #include "ops/conv/cpu/conv_cpu_gemm.h"
@@ -47,8 +52,51 @@ static void bwdd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
     b->col = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->taps, ccap, 1), g->es);
 }
 
+/* Stride 1 everywhere: dx is the forward convolution of dy with the filter rotated
+ * (flip toggled) and K and C swapped, padded by (kern - 1) * dil - pad (negative:
+ * cropped), run by the forward core with the filter read in place. */
+static bool unit_stride(const pdnn_conv_problem *p)
+{
+    for (int d = 0; d < p->nsp; d++)
+        if (p->stride[d] != 1) return false;
+    /* the forward form's GEMM has C/g rows: with fewer than 4 its micro-kernel tiles
+     * (6 rows) are mostly empty, and GEMM + col2im is faster (e.g. 3x at C/g = 1) */
+    return p->g > 0 && p->c / p->g >= 4;
+}
+
+/* The forward form q of the stride-1 backward-data problem p (conv_cpu_gemm.h). */
+static void fwd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q)
+{
+    *q = *p;
+    q->dir = PDNN_CONV_FWD;
+    q->c = p->k;
+    q->k = p->c;
+    q->flip = !p->flip;
+    int64_t acc = 1;
+    for (int d = p->nsp - 1; d >= 0; d--) {
+        q->in[d] = p->out[d];
+        q->out[d] = p->in[d];
+        q->pad_b[d] = (p->kern[d] - 1) * p->dil[d] - p->pad_b[d];
+        q->pad_e[d] = (p->kern[d] - 1) * p->dil[d] - p->pad_e[d];
+        q->ws[2 + d] = acc;
+        acc *= p->kern[d];
+    }
+    q->ws[1] = acc;
+    q->ws[0] = acc * (p->k / (p->g > 0 ? p->g : 1));
+    q->wfmt = PDNN_TENSOR_NCHW;
+    for (int i = 0; i < 2 + p->nsp; i++) {
+        q->xs[i] = p->ys[i];
+        q->ys[i] = p->xs[i];
+    }
+}
+
 static size_t bwdd_workspace(const void *prob)
 {
+    if (unit_stride(prob)) {
+        pdnn_conv_problem q;
+        fwd_form(prob, &q);
+        return pdnn_conv_gemm_fwd_workspace(&q, true);
+    }
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -122,6 +170,11 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.n == 0 || g.geo.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
+    if (unit_stride(p)) {
+        pdnn_conv_problem q;
+        fwd_form(p, &q);
+        return pdnn_conv_gemm_fwd_run(&q, p, arg, ctx);
+    }
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdd_bufs b;

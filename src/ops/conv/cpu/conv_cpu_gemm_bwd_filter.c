@@ -1,6 +1,20 @@
-/* Backward filter by im2col + GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_FILTER_ALGO_1).
+/* Backward filter by GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_FILTER_ALGO_1).
  *
- * Per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
+ * Stride 1: the images are copied in chunks into zero-padded buffers
+ * (conv_cpu_gemm.h). Output pixel o of a padded plane sits at lane
+ * q = (o0 * pd1 + o1) * pd2 + o2, and tap e reads the padded input at q + off(e): so
+ * with dY extended by zeros to every lane q < Q (Q = ((out0 - 1) * pd1 + out1 - 1) *
+ * pd2 + out2, the lanes past a row's end hold 0),
+ *   dW_g^T[(c, e) x Kg] = sum over images and lanes q of xpad[c, q + off(e)] * dYext^T[q x Kg],
+ * a GEMM whose A rows are read in place from the padded copy: a micro-kernel tile takes
+ * 6 rows at a fixed step (6 channels at one tap, or, with few channels, 6 taps along the
+ * last dim), unit step along q. dYext^T is packed into B panels per image. Threads split
+ * the tiles of dW^T (kept in the workspace); each tile sums the images in order and
+ * every image's lanes in fixed PDNN_GEMM_KC blocks, so results do not depend on the
+ * thread count; at the end dW = alpha * dW^T^T + beta * dW.
+ *
+ * Other strides, by im2col + GEMM:
+ * per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
  * (conv_cpu_gemm.h). The reduction over the batch and the pixels is one GEMM K
  * dimension, the columns (n, p) in increasing order, cut into PDNN_GEMM_KC blocks at
  * fixed places: for each block every group's dY rows and im2col^T columns are packed
@@ -8,8 +22,11 @@
  * products to dW (the first block blends with beta; dW unread when beta == 0). So the
  * sum runs in one fixed order whatever the thread count.
  *
- * Workspace: the tap table and one K block of packed dY and im2col^T for every group
- * (~ (K + C * prod(kern)) * 256 elements). */
+ * Workspace: stride 1: one chunk of padded images (~512 KiB), their packed dY^T and
+ * dW^T (K * C/g * prod(kern) elements). Otherwise: the tap table and one K block of
+ * packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256 elements). */
+#include <string.h>
+
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
 
@@ -30,8 +47,251 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
                                 g->es);
 }
 
+/* ---- stride 1 */
+
+static bool unit_stride(const pdnn_conv_problem *p)
+{
+    for (int d = 0; d < p->nsp; d++)
+        if (p->stride[d] != 1) return false;
+    return true;
+}
+
+/* The geometry of the stride-1 path. */
+typedef struct {
+    pdnn_conv_gemm_padgeom pg;
+    int64_t q;      /* lanes per image */
+    int64_t nkp;    /* B panels per group (ceil(Kg / nr)) */
+    int64_t nbi;    /* images per chunk */
+    bool by_chan;   /* A tiles: 6 channels at one tap (else 6 taps along the last dim) */
+    int64_t rows;   /* tile rows of one group: by_chan: ceil(cg / mr) * ks; else
+                     * ceil(kern2 / mr) * cg * kern0 * kern1 */
+} unit_geom;
+
+static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
+{
+    const int mr = g->uk->mr, nr = g->uk->nr;
+    pdnn_conv_gemm_padgeom_init(g, &u->pg);
+    const int64_t *pd = u->pg.pd, *out = g->geo.out;
+    u->q = g->npix == 0 ? 0 : ((out[0] - 1) * pd[1] + out[1] - 1) * pd[2] + out[2];
+    u->nkp = (g->geo.kg + nr - 1) / nr;
+    const int64_t k2 = g->geo.kern[2], k01 = g->geo.kern[0] * g->geo.kern[1];
+    const int64_t rc = (g->geo.cg + mr - 1) / mr * g->ks, rs = (k2 + mr - 1) / mr * g->geo.cg * k01;
+    u->by_chan = rc <= rs;
+    u->rows = u->by_chan ? rc : rs;
+    /* images per chunk: padded x and packed dY^T within the chunk target */
+    const int64_t per = u->pg.img < 0 ? -1
+                        : pdnn_conv_gemm_mul3(g->g * u->nkp * nr, u->q, 1) < 0
+                            ? -1
+                            : u->pg.img + g->g * u->nkp * nr * u->q;
+    int64_t nb = per > 0 ? (int64_t)(PDNN_CONV_GEMM_PAD_CHUNK_BYTES / g->es) / per : 1;
+    if (nb < 1) nb = 1;
+    u->nbi = per < 0 ? -1 : (nb < g->n ? nb : (g->n > 0 ? g->n : 1));
+}
+
+typedef struct {
+    char *pad; /* nbi padded images */
+    char *bp;  /* per image, group and panel: q x nr packed dYext^T */
+    char *dwt; /* dW^T: group g at g * taps * kg, row t (filter tap order), column k */
+} unit_bufs;
+
+static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
+                        pdnn_conv_gemm_arena *a, unit_bufs *b)
+{
+    const int64_t slack = PDNN_GEMM_NR_MAX; /* lanes a tile may read past Q: none, kept safe */
+    b->pad = pdnn_conv_gemm_take(
+        a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi, u->pg.img, 1) + slack, g->es);
+    b->bp = pdnn_conv_gemm_take(
+        a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q), g->es);
+    b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->taps, g->geo.kg), g->es);
+}
+
+static size_t unit_workspace(const pdnn_conv_problem *p)
+{
+    pdnn_conv_gemm_geom g;
+    pdnn_conv_gemm_geom_init(p, &g);
+    unit_geom u;
+    unit_geom_init(&g, &u);
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    unit_bufs b;
+    unit_layout(&g, &u, &a, &b);
+    return pdnn_conv_gemm_arena_bytes(&a);
+}
+
+/* Filter tap index of (channel c, spatial taps r0, r1, r2) in the filter's order. */
+static int64_t tap_index(const pdnn_conv_gemm_geom *g, int64_t c, int64_t r0, int64_t r1,
+                         int64_t r2)
+{
+    const int64_t sp = (r0 * g->geo.kern[1] + r1) * g->geo.kern[2] + r2;
+    return g->cmajor ? c * g->ks + sp : sp * g->geo.cg + c;
+}
+
+/* Packs image ni's dY of group grp, panel kp (channels kp*nr ..) as q x nr B rows:
+ * dst[l * nr + j] = dy[n, grp*kg + kp*nr + j, pixel of lane l] or 0 (no pixel, j >= kg). */
+static void pack_dyt(const pdnn_conv_gemm_geom *g, const unit_geom *u, const char *dy, int64_t n,
+                     int64_t grp, int64_t kp, char *dst)
+{
+    const int nr = g->uk->nr;
+    const size_t es = g->es;
+    const int64_t k0 = grp * g->geo.kg + kp * nr;
+    const int64_t nk = g->geo.kg - kp * nr < nr ? g->geo.kg - kp * nr : nr;
+    const int64_t *pd = u->pg.pd, *ys = g->geo.ys, *out = g->geo.out;
+    memset(dst, 0, (size_t)(u->q * nr) * es);
+    for (int64_t o0 = 0; o0 < out[0]; o0++)
+        for (int64_t o1 = 0; o1 < out[1]; o1++) {
+            const int64_t l0 = (o0 * pd[1] + o1) * pd[2];
+            const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3];
+            for (int64_t o2 = 0; o2 < out[2]; o2++) {
+                const int64_t so = s0 + o2 * ys[4];
+                if (es == sizeof(float)) {
+                    float *d = (float *)dst + (l0 + o2) * nr;
+                    const float *s = (const float *)dy + so;
+                    for (int64_t j = 0; j < nk; j++) d[j] = s[j * ys[1]];
+                } else {
+                    double *d = (double *)dst + (l0 + o2) * nr;
+                    const double *s = (const double *)dy + so;
+                    for (int64_t j = 0; j < nk; j++) d[j] = s[j * ys[1]];
+                }
+            }
+        }
+}
+
+static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *arg,
+                              const pdnn_ctx *ctx)
+{
+    pdnn_conv_gemm_geom g;
+    pdnn_conv_gemm_geom_init(p, &g);
+    unit_geom u;
+    unit_geom_init(&g, &u);
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
+    unit_bufs b;
+    unit_layout(&g, &u, &ar, &b);
+
+    const pdnn_gemm_ukernel *uk = g.uk;
+    const int mr = uk->mr, nr = uk->nr;
+    const size_t es = g.es;
+    const int64_t T = g.taps, kg = g.geo.kg, cg = g.geo.cg, Q = u.q;
+    const int64_t *pd = u.pg.pd, *kern = g.geo.kern, *dil = g.geo.dil;
+    const int64_t k01 = kern[0] * kern[1];
+    const int64_t rpc = (cg + mr - 1) / mr, rps = (kern[2] + mr - 1) / mr;
+    const int64_t ntile = g.g * u.rows * u.nkp, nich = (g.n + u.nbi - 1) / u.nbi;
+    const int64_t bimg = g.g * u.nkp * nr * Q; /* packed dY^T elements per image */
+    const char *x = arg->src, *dy = arg->wei;
+    char *dw = arg->dst;
+    const int nt = ctx->nthreads;
+    /* the zero lanes past the last image may be read by nothing, but keep them defined */
+    memset(b.pad + u.nbi * u.pg.img * (int64_t)es, 0, PDNN_GEMM_NR_MAX * es);
+
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        for (int64_t ic = 0; ic < nich; ic++) {
+            const int64_t n0 = ic * u.nbi, nimg = g.n - n0 < u.nbi ? g.n - n0 : u.nbi;
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < nimg * (g.g * cg + g.g * u.nkp); i++) {
+                const int64_t ni = i / (g.g * cg + g.g * u.nkp), r = i % (g.g * cg + g.g * u.nkp);
+                if (r < g.g * cg)
+                    pdnn_conv_gemm_pad_plane(&g, &u.pg, x, n0 + ni, r,
+                                             b.pad + (ni * u.pg.img + r * u.pg.ps) * (int64_t)es);
+                else
+                    pack_dyt(&g, &u, dy, n0 + ni, (r - g.g * cg) / u.nkp, (r - g.g * cg) % u.nkp,
+                             b.bp + (ni * bimg + (r - g.g * cg) * nr * Q) * (int64_t)es);
+            }
+#pragma omp for schedule(static)
+            for (int64_t tile = 0; tile < ntile; tile++) {
+                const int64_t grp = tile / (u.rows * u.nkp), rest = tile % (u.rows * u.nkp);
+                const int64_t row = rest / u.nkp, kp = rest % u.nkp;
+                /* the tile's rows: channels c0.. at one tap, or taps r2_0.. of one (c, r0, r1) */
+                int64_t c0, r0, r1, r2, nrow, astep;
+                if (u.by_chan) {
+                    const int64_t sp = row / rpc;
+                    c0 = (row % rpc) * mr;
+                    r2 = sp % kern[2];
+                    r1 = sp / kern[2] % kern[1];
+                    r0 = sp / (kern[2] * kern[1]);
+                    nrow = cg - c0 < mr ? cg - c0 : mr;
+                    astep = u.pg.ps;
+                } else {
+                    const int64_t rc = row / rps;
+                    r2 = (row % rps) * mr;
+                    c0 = rc / k01;
+                    r1 = rc % k01 % kern[1];
+                    r0 = rc % k01 / kern[1];
+                    nrow = kern[2] - r2 < mr ? kern[2] - r2 : mr;
+                    astep = dil[2];
+                }
+                const int64_t e0 = (p->flip ? kern[0] - 1 - r0 : r0) * dil[0];
+                const int64_t e1 = (p->flip ? kern[1] - 1 - r1 : r1) * dil[1];
+                int64_t e2 = (p->flip ? kern[2] - 1 - r2 : r2) * dil[2];
+                int64_t step = astep;
+                if (!u.by_chan && p->flip) { /* rows run backwards along the last dim */
+                    e2 = (kern[2] - 1 - (r2 + nrow - 1)) * dil[2];
+                    step = dil[2];
+                }
+                const int64_t aoff = (grp * cg + c0) * u.pg.ps + (e0 * pd[1] + e1) * pd[2] + e2;
+                /* C: dW^T rows (filter taps) of the tile, first row and step */
+                int64_t t0, ts;
+                if (u.by_chan) {
+                    t0 = tap_index(&g, c0, r0, r1, r2);
+                    ts = nrow > 1 ? tap_index(&g, c0 + 1, r0, r1, r2) - t0 : 1;
+                } else if (!p->flip) {
+                    t0 = tap_index(&g, c0, r0, r1, r2);
+                    ts = nrow > 1 ? tap_index(&g, c0, r0, r1, r2 + 1) - t0 : 1;
+                } else { /* A row i reads tap r2 + nrow - 1 - i */
+                    t0 = tap_index(&g, c0, r0, r1, r2 + nrow - 1);
+                    ts = nrow > 1 ? tap_index(&g, c0, r0, r1, r2 + nrow - 2) - t0 : 1;
+                }
+                const int64_t ncols = kg - kp * nr < nr ? kg - kp * nr : nr;
+                char *c = b.dwt + ((grp * T + t0) * kg + kp * nr) * (int64_t)es;
+                for (int64_t ni = 0; ni < nimg; ni++) {
+                    const char *a = b.pad + (ni * u.pg.img + aoff) * (int64_t)es;
+                    const char *bb = b.bp + (ni * bimg + (grp * u.nkp + kp) * nr * Q) * (int64_t)es;
+                    for (int64_t q0 = 0; q0 < Q; q0 += PDNN_GEMM_KC) {
+                        const int64_t kc = Q - q0 < PDNN_GEMM_KC ? Q - q0 : PDNN_GEMM_KC;
+                        const bool first = n0 + ni == 0 && q0 == 0;
+                        if (es == sizeof(float))
+                            uk->f32((size_t)nrow, (size_t)ncols, (size_t)kc,
+                                    (const float *)a + q0, step, 1, (const float *)bb + q0 * nr,
+                                    (float *)c, ts * kg, 1, 1.0f, first ? 0.0f : 1.0f);
+                        else
+                            uk->f64((size_t)nrow, (size_t)ncols, (size_t)kc,
+                                    (const double *)a + q0, step, 1, (const double *)bb + q0 * nr,
+                                    (double *)c, ts * kg, 1, 1.0, first ? 0.0 : 1.0);
+                    }
+                }
+            }
+        }
+        /* dW = alpha * (dW^T)^T + beta * dW */
+        const double alpha = arg->alpha, beta = arg->beta;
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < g.g * kg; r++) {
+            const int64_t grp = r / kg, k = r % kg;
+            const int64_t dbase = r * T;
+            const int64_t sbase = grp * T * kg + k;
+            if (es == sizeof(float)) {
+                float *d = (float *)dw + dbase;
+                const float *s = (const float *)b.dwt + sbase;
+                const float al = (float)alpha, be = (float)beta;
+                for (int64_t t = 0; t < T; t++) {
+                    float v = al * s[t * kg];
+                    if (be != 0.0f) v += be * d[t];
+                    d[t] = v;
+                }
+            } else {
+                double *d = (double *)dw + dbase;
+                const double *s = (const double *)b.dwt + sbase;
+                for (int64_t t = 0; t < T; t++) {
+                    double v = alpha * s[t * kg];
+                    if (beta != 0.0) v += beta * d[t];
+                    d[t] = v;
+                }
+            }
+        }
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
 static size_t bwdf_workspace(const void *prob)
 {
+    if (unit_stride(prob)) return unit_workspace(prob);
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -57,6 +317,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.geo.kg == 0 || g.taps == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
+    if (unit_stride(p)) return unit_exec(p, arg, ctx);
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdf_bufs b;

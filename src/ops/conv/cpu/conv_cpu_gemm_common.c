@@ -285,6 +285,70 @@ void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const v
         pack_panel(w, nl, ns, src, ls, loff, ss, soff, dst, sizeof(double));
 }
 
+/* ---- zero-padded copies */
+
+void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg)
+{
+    pg->ps = 1;
+    for (int d = 0; d < 3; d++) {
+        pg->pd[d] = g->npix == 0 ? 0
+                                 : (g->geo.out[d] - 1) * g->geo.str[d] +
+                                       (g->geo.kern[d] - 1) * g->geo.dil[d] + 1;
+        pg->ps = pdnn_conv_gemm_mul3(pg->ps, pg->pd[d], 1);
+    }
+    pg->img = pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
+}
+
+/* One padded row: dst[j] = src[(j - pb) * ss] for 0 <= j - pb < n, else 0. */
+PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, int64_t pb,
+                         int64_t n, size_t es)
+{
+    int64_t lo = pb < 0 ? 0 : (pb > len ? len : pb);
+    int64_t hi = pb + n < len ? pb + n : len;
+    if (hi < lo) hi = lo;
+    if (es == sizeof(float)) {
+        float *d = (float *)dst;
+        const float *s = (const float *)src;
+        for (int64_t j = 0; j < lo; j++) d[j] = 0.0f;
+        if (ss == 1)
+            for (int64_t j = lo; j < hi; j++) d[j] = s[j - pb];
+        else
+            for (int64_t j = lo; j < hi; j++) d[j] = s[(j - pb) * ss];
+        for (int64_t j = hi; j < len; j++) d[j] = 0.0f;
+    } else {
+        double *d = (double *)dst;
+        const double *s = (const double *)src;
+        for (int64_t j = 0; j < lo; j++) d[j] = 0.0;
+        if (ss == 1)
+            for (int64_t j = lo; j < hi; j++) d[j] = s[j - pb];
+        else
+            for (int64_t j = lo; j < hi; j++) d[j] = s[(j - pb) * ss];
+        for (int64_t j = hi; j < len; j++) d[j] = 0.0;
+    }
+}
+
+void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
+                              const void *x, int64_t n, int64_t c, void *dst)
+{
+    const size_t es = g->es;
+    const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
+    const int64_t base = n * xs[0] + c * xs[1];
+    for (int64_t j0 = 0; j0 < pd[0]; j0++)
+        for (int64_t j1 = 0; j1 < pd[1]; j1++) {
+            char *d = (char *)dst + ((j0 * pd[1] + j1) * pd[2]) * (int64_t)es;
+            const int64_t i0 = j0 - pad[0], i1 = j1 - pad[1];
+            if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1]) {
+                memset(d, 0, (size_t)pd[2] * es);
+                continue;
+            }
+            const char *s = (const char *)x + (base + i0 * xs[2] + i1 * xs[3]) * (int64_t)es;
+            if (es == sizeof(float))
+                pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(float));
+            else
+                pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(double));
+        }
+}
+
 /* ---- tasks */
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

@@ -17,42 +17,25 @@
  * filter is read transposed from the original problem's layout.
  *
  * Workspace: the tap table, the packed filter (~ K * T elements), one chunk of padded
- * images (<= ~2 MiB unless one image is larger) and one chunk of packed columns
+ * images (<= ~512 KiB unless one image is larger) and one chunk of packed columns
  * (<= ~4 MiB unless a single panel is larger). */
 #include <string.h>
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
+#include "cpu/ukernels/pack/pack_runs.h"
 
-/* Target bytes of one chunk of padded images (at least one image). */
-#define PAD_CHUNK_BYTES ((size_t)2 << 20)
-/* Readable elements after the padded chunk (block copies in pack_runs). */
-#define PAD_SLACK 16
+/* Readable elements after the padded chunk (block copies of the run packer). */
+#define PAD_SLACK (PDNN_PACK_RUNS_OVERREAD / (int64_t)sizeof(float))
 
 typedef struct {
     pdnn_conv_gemm_tap *tab; /* taps with offsets in the padded buffer */
+    int64_t *poff;           /* the same offsets alone (for the run packer) */
     int64_t *soff;           /* transposed filter: offset of each tap's weight */
     char *wp;                /* packed W, group g at wp + g * apg elements */
     char *pad;               /* one chunk of padded images */
     char *bp;                /* one chunk of packed columns */
 } fwd_bufs;
-
-/* Sizes of the padded planes: dims pd[3], plane elements ps, image elements. */
-typedef struct {
-    int64_t pd[3], ps, img;
-} pad_geom;
-
-static void pad_geom_init(const pdnn_conv_gemm_geom *g, pad_geom *pg)
-{
-    pg->ps = 1;
-    for (int d = 0; d < 3; d++) {
-        pg->pd[d] = g->npix == 0 ? 0
-                                 : (g->geo.out[d] - 1) * g->geo.str[d] +
-                                       (g->geo.kern[d] - 1) * g->geo.dil[d] + 1;
-        pg->ps = pdnn_conv_gemm_mul3(pg->ps, pg->pd[d], 1);
-    }
-    pg->img = pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
-}
 
 static int64_t fwd_chunk(const pdnn_conv_gemm_geom *g)
 {
@@ -60,10 +43,10 @@ static int64_t fwd_chunk(const pdnn_conv_gemm_geom *g)
 }
 
 /* Images per padded chunk. */
-static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pad_geom *pg)
+static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg)
 {
     if (pg->img <= 0) return g->n > 0 ? g->n : 1;
-    int64_t nb = (int64_t)(PAD_CHUNK_BYTES / g->es) / pg->img;
+    int64_t nb = (int64_t)(PDNN_CONV_GEMM_PAD_CHUNK_BYTES / g->es) / pg->img;
     if (nb < 1) nb = 1;
     return nb < g->n ? nb : (g->n > 0 ? g->n : 1);
 }
@@ -71,9 +54,10 @@ static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pad_geom *pg)
 static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_arena *a,
                        fwd_bufs *b)
 {
-    pad_geom pg;
-    pad_geom_init(g, &pg);
+    pdnn_conv_gemm_padgeom pg;
+    pdnn_conv_gemm_padgeom_init(g, &pg);
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
+    b->poff = pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t));
     b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t)) : NULL;
     b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps),
                                 g->es);
@@ -112,72 +96,17 @@ static bool fwd_supports(const void *prob, const char **why)
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
-/* One padded plane row: dst[j] = src[(j - pb) * ss] for 0 <= j - pb < n, else 0. */
-PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, int64_t pb,
-                         int64_t n, size_t es)
-{
-    int64_t lo = pb < 0 ? 0 : (pb > len ? len : pb);
-    int64_t hi = pb + n < len ? pb + n : len;
-    if (hi < lo) hi = lo;
-    if (es == sizeof(float)) {
-        float *d = (float *)dst;
-        const float *s = (const float *)src;
-        for (int64_t j = 0; j < lo; j++) d[j] = 0.0f;
-        if (ss == 1)
-            for (int64_t j = lo; j < hi; j++) d[j] = s[j - pb];
-        else
-            for (int64_t j = lo; j < hi; j++) d[j] = s[(j - pb) * ss];
-        for (int64_t j = hi; j < len; j++) d[j] = 0.0f;
-    } else {
-        double *d = (double *)dst;
-        const double *s = (const double *)src;
-        for (int64_t j = 0; j < lo; j++) d[j] = 0.0;
-        if (ss == 1)
-            for (int64_t j = lo; j < hi; j++) d[j] = s[j - pb];
-        else
-            for (int64_t j = lo; j < hi; j++) d[j] = s[(j - pb) * ss];
-        for (int64_t j = hi; j < len; j++) d[j] = 0.0;
-    }
-}
-
-/* Plane (image n, channel c) of x into its padded copy dst (pg->ps elements). */
-static void pad_plane(const pdnn_conv_gemm_geom *g, const pad_geom *pg, const char *x,
-                      int64_t n, int64_t c, char *dst)
-{
-    const size_t es = g->es;
-    const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
-    const int64_t base = n * xs[0] + c * xs[1];
-    for (int64_t j0 = 0; j0 < pd[0]; j0++)
-        for (int64_t j1 = 0; j1 < pd[1]; j1++) {
-            char *d = dst + ((j0 * pd[1] + j1) * pd[2]) * (int64_t)es;
-            const int64_t i0 = j0 - pad[0], i1 = j1 - pad[1];
-            if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1]) {
-                memset(d, 0, (size_t)pd[2] * es);
-                continue;
-            }
-            const char *s = x + (base + i0 * xs[2] + i1 * xs[3]) * (int64_t)es;
-            if (es == sizeof(float))
-                pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(float));
-            else
-                pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(double));
-        }
-}
-
-/* One run of columns of a panel: lanes j0 .. j0 + len - 1 read the padded buffer at
- * base + step * l. */
-typedef struct {
-    int64_t j0, len, base;
-} col_run;
-
 /* B panel of columns col0 .. col0 + ncol - 1 (image-chunk local) of group grp from the
  * padded chunk: dst[t * nr + j] = pad[tab[t].off + base(col0 + j)]. */
-PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pad_geom *pg,
-                           const pdnn_conv_gemm_tap *tab, const char *pad, int64_t grp,
-                           int64_t col0, int64_t ncol, char *dst, size_t es)
+PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
+                           const pdnn_conv_gemm_tap *tab, const int64_t *poff,
+                           pdnn_pack_runs_fn copy, const char *pad, int64_t grp, int64_t col0,
+                           int64_t ncol, char *dst, size_t es)
 {
     const int nr = g->uk->nr;
     const int64_t step = g->geo.str[2];
-    col_run runs[PDNN_GEMM_NR_MAX];
+    /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + step * l */
+    pdnn_pack_run runs[PDNN_GEMM_NR_MAX];
     int nrun = 0;
     {
         int64_t o[3];
@@ -207,6 +136,10 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pad_geom *pg,
             }
         }
     }
+    if (step == 1) {
+        copy(es, g->taps, poff, pad, nrun, runs, ncol, nr, dst);
+        return;
+    }
     for (int64_t t = 0; t < g->taps; t++) {
         const int64_t off = tab[t].off;
         if (es == sizeof(float)) {
@@ -216,15 +149,7 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pad_geom *pg,
                 float *dd = d + runs[r].j0;
                 const float *ss = s + runs[r].base;
                 const int64_t len = runs[r].len;
-                if (step == 1 && runs[r].j0 + ((len + 15) & ~(int64_t)15) <= nr) {
-                    /* whole blocks of 16: the excess lanes are rewritten by the next run
-                     * or the zeros below; the reads stay in the buffer's slack */
-                    for (int64_t l = 0; l < len; l += 16) memcpy(dd + l, ss + l, 16 * sizeof(float));
-                } else if (step == 1) {
-                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l];
-                } else {
-                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
-                }
+                for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
             }
             for (int64_t j = ncol; j < nr; j++) d[j] = 0.0f;
         } else {
@@ -234,16 +159,43 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pad_geom *pg,
                 double *dd = d + runs[r].j0;
                 const double *ss = s + runs[r].base;
                 const int64_t len = runs[r].len;
-                if (step == 1 && runs[r].j0 + ((len + 7) & ~(int64_t)7) <= nr) {
-                    for (int64_t l = 0; l < len; l += 8) memcpy(dd + l, ss + l, 8 * sizeof(double));
-                } else if (step == 1) {
-                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l];
-                } else {
-                    for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
-                }
+                for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
             }
             for (int64_t j = ncol; j < nr; j++) d[j] = 0.0;
         }
+    }
+}
+
+/* Packs one B panel (either element type). */
+static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
+                       const pdnn_conv_gemm_tap *tab, const int64_t *poff, pdnn_pack_runs_fn copy,
+                       const char *pad, int64_t grp, int64_t col0, int64_t ncol, char *dst)
+{
+    if (g->es == sizeof(float))
+        pack_runs(g, pg, tab, poff, copy, pad, grp, col0, ncol, dst, sizeof(float));
+    else
+        pack_runs(g, pg, tab, poff, copy, pad, grp, col0, ncol, dst, sizeof(double));
+}
+
+/* y rows i0 .. i0 + mm - 1 of group grp, columns gcol .. gcol + nn - 1 of the batch:
+ * alpha * A * B + beta * y, A the packed filter rows from i0 on, B packed panels. */
+static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, const char *bp, char *y,
+                      int64_t grp, int64_t i0, int64_t mm, int64_t gcol, int64_t nn,
+                      double alpha, double beta)
+{
+    const pdnn_gemm_ukernel *uk = g->uk;
+    const int64_t T = g->taps;
+    const size_t es = g->es;
+    char *c = y + (grp * g->geo.kg + i0) * g->geo.ys[1] * (int64_t)es;
+    if (g->ycol_affine) {
+        c += gcol * g->ycs * (int64_t)es;
+        pdnn_gemm_macro(uk, mm, nn, T, ap, T * uk->mr, bp, T * uk->nr, c, g->geo.ys[1], g->ycs,
+                        NULL, alpha, beta);
+    } else {
+        int64_t coff[PDNN_CONV_GEMM_NC_MAX];
+        for (int64_t j = 0; j < nn; j++) coff[j] = pdnn_conv_gemm_ycol_off(g, gcol + j);
+        pdnn_gemm_macro(uk, mm, nn, T, ap, T * uk->mr, bp, T * uk->nr, c, g->geo.ys[1], 0, coff,
+                        alpha, beta);
     }
 }
 
@@ -258,8 +210,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     fwd_bufs b;
     fwd_layout(&g, wt, &ar, &b);
-    pad_geom pg;
-    pad_geom_init(&g, &pg);
+    pdnn_conv_gemm_padgeom pg;
+    pdnn_conv_gemm_padgeom_init(&g, &pg);
     {
         /* tap offsets in the padded buffer: its plane strides in place of x's */
         pdnn_conv_gemm_geom gp = g;
@@ -268,7 +220,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
         gp.geo.xs[3] = pg.pd[2];
         gp.geo.xs[4] = 1;
         pdnn_conv_gemm_taps(p, &gp, b.tab);
+        for (int64_t t = 0; t < g.taps; t++) b.poff[t] = b.tab[t].off;
     }
+    const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
     if (wt) {
         /* tap (k, spatial r) of output channel c reads the original filter at
          * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
@@ -322,27 +276,36 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < nimg * g.g * g.geo.cg; i++) {
                     const int64_t ni = i / (g.g * g.geo.cg), c = i % (g.g * g.geo.cg);
-                    pad_plane(&g, &pg, x, n0 + ni, c, b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es);
+                    pdnn_conv_gemm_pad_plane(&g, &pg, x, n0 + ni, c, b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es);
                 }
             }
             const int64_t icols = nimg * g.npix, nch = (icols + chunk - 1) / chunk;
             for (int64_t ch = 0; ch < g.g * nch; ch++) {
                 const int64_t grp = ch / nch, col0 = (ch % nch) * chunk;
                 const int64_t ncol = icols - col0 < chunk ? icols - col0 : chunk;
-                if (T > 0) {
+                const int64_t gcol0 = n0 * g.npix + col0; /* column in the whole batch */
+                const int64_t npan = (ncol + nr - 1) / nr;
+                if (npan >= 4 * nt) {
+                    /* enough panels for every thread: each packs a panel and multiplies
+                     * it by the whole filter at once, while it sits in its cache */
 #pragma omp for schedule(static)
-                    for (int64_t q = 0; q < (ncol + nr - 1) / nr; q++) {
+                    for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
-                        if (es == sizeof(float))
-                            pack_runs(&g, &pg, b.tab, b.pad, grp, col0 + q * nr, n, dst,
-                                      sizeof(float));
-                        else
-                            pack_runs(&g, &pg, b.tab, b.pad, grp, col0 + q * nr, n, dst,
-                                      sizeof(double));
+                        if (T > 0) pack_panel(&g, &pg, b.tab, b.poff, copy, b.pad, grp, col0 + q * nr, n, dst);
+                        fwd_block(&g, b.wp + grp * apg * (int64_t)es, dst, y, grp, 0, kg, gcol0 + q * nr, n,
+                                  alpha, beta);
+                    }
+                    continue;
+                }
+                if (T > 0) {
+#pragma omp for schedule(static)
+                    for (int64_t q = 0; q < npan; q++) {
+                        const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
+                        pack_panel(&g, &pg, b.tab, b.poff, copy, b.pad, grp, col0 + q * nr, n,
+                                   b.bp + q * T * nr * (int64_t)es);
                     }
                 }
-                const int64_t gcol0 = n0 * g.npix + col0; /* column in the whole batch */
 #pragma omp for schedule(static)
                 for (int64_t task = 0; task < tl.ntasks; task++) {
                     const int64_t i0 = (task % tl.mb) * tl.mcp * mr;
@@ -350,20 +313,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     if (i0 >= kg || j0 >= ncol) continue;
                     const int64_t mm = kg - i0 < tl.mcp * mr ? kg - i0 : tl.mcp * mr;
                     const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
-                    const char *ap = b.wp + (grp * apg + i0 * T) * (int64_t)es;
-                    const char *bpp = b.bp + j0 * T * (int64_t)es;
-                    char *c = y + (grp * kg + i0) * g.geo.ys[1] * (int64_t)es;
-                    if (g.ycol_affine) {
-                        c += (gcol0 + j0) * g.ycs * (int64_t)es;
-                        pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1],
-                                        g.ycs, NULL, alpha, beta);
-                    } else {
-                        int64_t coff[PDNN_CONV_GEMM_NC_MAX];
-                        for (int64_t j = 0; j < nn; j++)
-                            coff[j] = pdnn_conv_gemm_ycol_off(&g, gcol0 + j0 + j);
-                        pdnn_gemm_macro(uk, mm, nn, T, ap, T * mr, bpp, T * nr, c, g.geo.ys[1],
-                                        0, coff, alpha, beta);
-                    }
+                    fwd_block(&g, b.wp + (grp * apg + i0 * T) * (int64_t)es,
+                              b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
+                              beta);
                 }
             }
         }
