@@ -171,6 +171,18 @@ static void test_edges(pdnnDataType_t t)
         tu_conv_finish_shape(&s);
         check_all_dirs(&s, true);
     }
+    /* the main job's 5x5 pad-2 layers at stride 1: backward filter tiles by taps (one
+     * channel) and by channels, backward data through the forward form, NHWC too */
+    s = tu_conv_shape2d(t, 2, 1, 1, 8, 12, 12, 5, 5, 1, 2, 1);
+    check_all_dirs(&s, true);
+    s.flip = true;
+    check_all_dirs(&s, true);
+    s = tu_conv_shape2d(t, 2, 1, 13, 7, 7, 6, 5, 5, 1, 2, 1);
+    check_all_dirs(&s, true);
+    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    s.flip = true;
+    check_all_dirs(&s, true);
+    check_all_dirs(&s, false);
     /* zero output channels: fwd and bwd filter write nothing, bwd data dx = beta * dx */
     s = tu_conv_shape2d(t, 2, 1, 2, 0, 4, 4, 3, 3, 1, 1, 1);
     check_all_dirs(&s, true);
