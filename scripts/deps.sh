@@ -11,6 +11,7 @@ if [ "${1:-build}" = test ]; then
 fi
 if [ "${1:-build}" = bench ]; then
   pkgs+=(libopenblas-dev) # peer of bench/gemm_bench.c (bench/peers/openblas_sgemm.c)
+  pkgs+=(libdnnl-dev) # oneDNN 2.x, peer of pdnn-bench: pdnn-bench-onednn (bench/peers/onednn_conv.c)
   pkgs+=(python3-torch) # peer of the main job: bench/fmnist_compare.sh (bench/peers/fmnist_torch.py)
 fi
 missing=()
