@@ -451,9 +451,11 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
     /* y = alpha1 * conv + (z is y ? alpha2 * y : 0), then the epilogue */
     PDNN_TRY(launch(handle, &c, &p, a1, z_is_y ? a2 : 0.0, (int)algo, workSpace,
                     workSpaceSizeInBytes, t0));
-    if (p.n > 0)
-        pdnn_conv_ref_bias_act(yDesc, y, zDesc, (!z_is_y && a2 != 0.0) ? z : NULL, a2, biasDesc,
-                               bias, activationDesc, handle->nthreads);
+    const bool with_z = !z_is_y && a2 != 0.0;
+    if (p.n > 0 && (with_z || !pdnn_conv_cpu_bias_act(yDesc, y, biasDesc, bias, activationDesc,
+                                                       handle->nthreads)))
+        pdnn_conv_ref_bias_act(yDesc, y, zDesc, with_z ? z : NULL, a2, biasDesc, bias,
+                               activationDesc, handle->nthreads);
     return PDNN_STATUS_SUCCESS;
 }
 
@@ -479,14 +481,18 @@ pdnnStatus_t pdnnConvolutionBackwardBias(pdnnHandle_t handle, const void *alpha,
     PDNN_TRY(pdnn_check_data(dyDesc, dy, func, "dy"));
     PDNN_TRY(pdnn_check_data(dbDesc, db, func, "db"));
     PDNN_TRY(pdnn_check_disjoint(dyDesc, dy, "dy", dbDesc, db, "db", func));
-    if (pdnn_tensor_numel(dbDesc) > 0)
-        pdnn_conv_ref_bwd_bias(dyDesc, dy, dbDesc, db, pdnn_scalar(alpha, dyDesc->dtype),
-                               pdnn_scalar(beta, dyDesc->dtype), handle->nthreads);
+    const double al = pdnn_scalar(alpha, dyDesc->dtype), be = pdnn_scalar(beta, dyDesc->dtype);
+    const char *impl = "cpu:bias_packed";
+    if (pdnn_tensor_numel(dbDesc) > 0 &&
+        !pdnn_conv_cpu_bwd_bias(dyDesc, dy, dbDesc, db, al, be, handle->nthreads)) {
+        impl = "ref:reduce";
+        pdnn_conv_ref_bwd_bias(dyDesc, dy, dbDesc, db, al, be, handle->nthreads);
+    }
     if (pdnn_log_on()) {
         char sy[160], sb[160];
         pdnn_tensor_str(dyDesc, sy, sizeof sy);
         pdnn_tensor_str(dbDesc, sb, sizeof sb);
-        pdnn_log_call(func, "dy=[%s] db=[%s] impl=ref:reduce ws=0 ms=%.3f", sy, sb,
+        pdnn_log_call(func, "dy=[%s] db=[%s] impl=%s ws=0 ms=%.3f", sy, sb, impl,
                       pdnn_now_ms() - t0);
     }
     return PDNN_STATUS_SUCCESS;

@@ -70,4 +70,14 @@ void pdnn_conv_ref_bias_act(const struct pdnnTensorStruct *yd, void *y,
                             const struct pdnnTensorStruct *bd, const void *bias,
                             const struct pdnnActivationStruct *act, int nthreads);
 
+/* ---- cpu/conv_cpu_bias.c: fast paths of the same two loops for tensors with packed
+ * spatial dims (RELU / IDENTITY epilogue without z); false when they do not apply
+ * (nothing done: the caller runs the reference). */
+bool pdnn_conv_cpu_bias_act(const struct pdnnTensorStruct *yd, void *y,
+                            const struct pdnnTensorStruct *bd, const void *bias,
+                            const struct pdnnActivationStruct *act, int nthreads);
+bool pdnn_conv_cpu_bwd_bias(const struct pdnnTensorStruct *dyd, const void *dy,
+                            const struct pdnnTensorStruct *dbd, void *db, double alpha,
+                            double beta, int nthreads);
+
 #endif
