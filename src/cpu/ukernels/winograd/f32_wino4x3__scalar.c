@@ -1,0 +1,7 @@
+/* f32 Winograd F(4x4, 3x3) transform micro-kernels, plain C compiled for baseline x86-64 (SSE2).
+ * Contract in wino_ukernels.h, arithmetic in wino4x3_tmpl.h. */
+#include "cpu/ukernels/winograd/wino_ukernels.h"
+
+#define UK_T float
+#define UK_NAME(op) pdnn_f32_wino4x3_##op##__scalar
+#include "cpu/ukernels/winograd/wino4x3_tmpl.h"

@@ -1,0 +1,125 @@
+/* Winograd F(4x4, 3x3) convolution engine shared by the Winograd entries (internal):
+ * conv_cpu_wino_fwd.c (forward, fused and non-fused), conv_cpu_wino_bwd_data.c and
+ * conv_cpu_wino_bwd_filter.c. The transform matrices, their derivation (Lavin & Gray
+ * 2016, interpolation points 0, 1, -1, 2, -2, infinity) and the backward-filter identity
+ * are written in src/cpu/ukernels/winograd/wino4x3_tmpl.h.
+ *
+ * The convolution is cut into 4x4 output tiles, tile (ty, tx) of image n reading the
+ * 6x6 input window at rows 4 ty - ph .., columns 4 tx - pw .. (zeros outside the
+ * input). With xi = 0..35 the 36 elements of a transformed tile, per group:
+ *   U[xi] (Kg x Cg) = (G g G^T)[xi]             filter transform
+ *   V[xi] (Cg x T)  = (B^T d B)[xi]             input transform of the T tiles
+ *   M[xi] (Kg x T)  = U[xi] V[xi]               36 GEMMs (the packed micro-kernels)
+ *   y tile          = A^T M A                   output transform, then blended:
+ *   y = alpha * result + beta * y (y never read when beta == 0).
+ * The tiles are processed in blocks (a few GEMM panels of tiles, fused; ~16 MiB of V and
+ * M, non-fused): per block the threads split the input transform by (channel, panel),
+ * the GEMMs by (xi, group, panel) and the output transform by (channel, panel). Every
+ * output element is computed by one thread in one fixed sequence of operations, the
+ * same whatever the block or the thread count: results are bitwise independent of the
+ * thread count (they differ between ISA levels, as the GEMM micro-kernels do).
+ *
+ * Backward data is this forward convolution of dy with the filter rotated by 180
+ * degrees, K and C swapped and padding 2 - pad (pdnn_wino_geom_init does the mapping:
+ * the filter is read through strides, nothing is copied).
+ *
+ * Backward filter (conv_cpu_wino_bwd_filter.c) sums over the batch and the tiles:
+ *   W[xi] (Cg x Kg) = sum_tiles V[xi] Z[xi]^T,   Z = A dY A^T (per dy tile)
+ *   dw = G^T W G,
+ * the sum in a fixed order of tile chunks (see there).
+ *
+ * Numerical error (relative, ||out - exact|| / ||exact||, uniform(-1, 1) data): see
+ * PDNN_WINO_TOL_F32 / _F64 below. */
+#ifndef PDNN_CONV_CPU_WINO_H
+#define PDNN_CONV_CPU_WINO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+#include "cpu/ukernels/winograd/wino_ukernels.h"
+#include "gemm/gemm.h"
+#include "ops/conv/conv_problem.h"
+
+/* Documented error bounds (relative L2 error against the exact result on uniform(-1, 1)
+ * data) of every Winograd entry, all directions; the tests check them. Measured with
+ * the test shapes plus channels up to 512 and images up to 56x56 (fwd, bwd data, bwd
+ * filter): the largest error seen was about 4e-6 (FLOAT) and 8e-15 (DOUBLE); the bounds
+ * leave a margin of a few times. */
+#define PDNN_WINO_TOL_F32 2e-5
+#define PDNN_WINO_TOL_F64 5e-14
+
+/* Below this many multiply-adds of the GEMMs a convolution runs on one thread (the
+ * stages' barriers would cost more than the second thread saves). */
+#define PDNN_WINO_MIN_WORK (1 << 20)
+
+/* Transforms of one type and ISA, indexed by pdnn_wino_op. */
+typedef enum {
+    PDNN_WINO_IN = 0,
+    PDNN_WINO_FLT,
+    PDNN_WINO_OUT,
+    PDNN_WINO_DYT,
+    PDNN_WINO_FLTINV,
+    PDNN_WINO_NOPS
+} pdnn_wino_op;
+
+typedef struct {
+    pdnn_isa isa;
+    pdnn_f32_wino_fn f32[PDNN_WINO_NOPS];
+    pdnn_f64_wino_fn f64[PDNN_WINO_NOPS];
+} pdnn_wino_kernels;
+
+/* One tile: where its input window and its output lie. */
+typedef struct {
+    int64_t xo;             /* input offset of the window origin, channel 0 (may lie
+                             * outside the input: only offsets inside are read) */
+    int64_t yo;             /* output offset of the tile origin, channel 0 */
+    uint8_t i0, i1, j0, j1; /* window rows [i0, i1), columns [j0, j1) inside the input */
+    uint8_t oi, oj;         /* output rows, columns inside the output */
+} pdnn_wino_tile;
+
+/* The convolution as the engine runs it (direction already mapped). */
+typedef struct {
+    const pdnn_gemm_ukernel *uk;
+    const pdnn_wino_kernels *tk;
+    size_t es;              /* element bytes */
+    int64_t n, g, cg, kg;   /* batch, groups, input and output channels per group */
+    int64_t ih, iw, oh, ow; /* input and output spatial sizes */
+    int64_t ph, pw;         /* the window of output (0, 0) starts at input (-ph, -pw) */
+    int64_t xs[4], ys[4];   /* input and output strides (elements): N, C, H, W */
+    /* filter element (group, out channel o, in channel i, tap r, s) at
+     * grp * wgs + o * wos + i * wis + r' * wrs + s' * wss, (r', s') = rot ? (2 - r, 2 - s)
+     * : (r, s) */
+    int64_t wgs, wos, wis, wrs, wss;
+    bool rot;
+    int64_t th, tw, tpi, ntiles; /* tile rows, columns, tiles per image, all tiles */
+} pdnn_wino_geom;
+
+/* supports() of every Winograd entry: direction dir, 2-d, 3x3 filter, stride 1,
+ * dilation 1, FLOAT or DOUBLE with accumulation in the same type, sizes in range. */
+bool pdnn_wino_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, const char **why);
+
+/* The engine's view of p (any direction; selects the kernels for the current ISA). */
+void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g);
+
+/* Forward-style convolution (forward, backward data): workspace bytes (SIZE_MAX on
+ * overflow) and run. fused: small blocks of tiles (kept in cache), else large ones. */
+size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused);
+pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_args *a,
+                                 const pdnn_ctx *ctx, bool fused);
+
+/* ---- pieces for the backward filter */
+
+/* Transform op on n lanes (wino_ukernels.h), in the geometry's element type. */
+void pdnn_wino_transform(const pdnn_wino_geom *g, pdnn_wino_op op, size_t n, const void *s,
+                         ptrdiff_t ss, void *d, ptrdiff_t ds);
+/* Fills tab[t - t0] for the tiles t0 <= t < t1. */
+void pdnn_wino_tiles(const pdnn_wino_geom *g, int64_t t0, int64_t t1, pdnn_wino_tile *tab);
+/* Input transform of channel cc (0 <= cc < g * cg) of the tiles tile0 .. tile0 + nr - 1
+ * (nr = the micro-kernel's; tiles past the last are zeros): element xi of lane l at
+ * dst[xi * dxs + l]. */
+void pdnn_wino_input_unit(const pdnn_wino_geom *g, const pdnn_wino_tile *tab, const void *x,
+                          int64_t cc, int64_t tile0, void *dst, int64_t dxs);
+
+#endif

@@ -1,0 +1,238 @@
+/* Backward filter by Winograd F(4x4, 3x3) ("cpu:winograd_nonfused_f4x3",
+ * PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED; conv_cpu_wino.h).
+ *
+ * The 4x4 tiles of dy (every image) and the 6x6 windows of x they read: per group and
+ * transformed element xi,
+ *   W[xi] (Cg x Kg) = sum_tiles V[xi] Z[xi]^T,   V = B^T d B (x windows), Z = A dY A^T,
+ *   dw[k][c] = alpha * G^T W[.][c][k] G + beta * dw[k][c]   (dw unread when beta == 0).
+ * The sum over tiles runs in chunks of a fixed number of tiles (from the problem alone),
+ * in increasing order: per chunk the threads transform the x windows (by channel and
+ * panel) and the dy tiles (by tile and panel of output channels), then each thread adds
+ * the chunk's products to its own MR x NR tiles of W with the GEMM micro-kernel (depth =
+ * the chunk's tiles, summed in order). So every W element is one fixed sequence of
+ * operations: results are bitwise independent of the thread count.
+ * Supports: as the forward entries (3x3, stride 1, dilation 1, 2-d, any padding, groups,
+ * both modes, any strides, FLOAT and DOUBLE). Error bound: PDNN_WINO_TOL_F32 / _F64
+ * (relative to the exact gradient, uniform(-1, 1) data).
+ *
+ * Workspace: W (36 K C/g elements), one chunk of V and Z (~8 MiB unless one panel of
+ * tiles is larger) and the tile table (24 bytes per 4x4 tile of dy). */
+#include <string.h>
+
+#include "core/par.h"
+#include "ops/conv/cpu/conv_cpu_gemm.h" /* scratch arena */
+#include "ops/conv/cpu/conv_cpu_wino.h"
+
+#define XI 36
+#define CHUNK_BYTES ((size_t)8 << 20) /* V + Z of one chunk */
+#define CHUNK_MAX 256                 /* tiles of one chunk, at most */
+
+typedef struct {
+    int64_t ct;  /* tiles per chunk, a multiple of nr */
+    int64_t nkp; /* panels of nr output channels per group */
+    int64_t kgp; /* nkp * nr */
+    int64_t vxs; /* V per xi: rows (all channels) of ct tiles, [C][ct] */
+    int64_t zxs; /* Z per xi: B panels, [group][panel][ct][nr] */
+    int64_t wxs; /* W per (group, xi): [Cg][kgp] */
+    pdnn_wino_tile *tab;
+    char *v, *z, *w;
+} bwdf_bufs;
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static void bwdf_layout(const pdnn_wino_geom *g, pdnn_conv_gemm_arena *a, bwdf_bufs *b)
+{
+    const int nr = g->uk->nr;
+    const int64_t C = g->g * g->cg;
+    b->nkp = cdiv(g->kg, nr);
+    b->kgp = b->nkp * nr;
+    const int64_t col = pdnn_conv_gemm_mul3(XI, C + g->g * b->kgp, (int64_t)g->es);
+    int64_t ct = col > 0 ? (int64_t)(CHUNK_BYTES / (size_t)col) / nr * nr : nr;
+    if (ct > CHUNK_MAX) ct = CHUNK_MAX / nr * nr;
+    if (ct > cdiv(g->ntiles, nr) * nr) ct = cdiv(g->ntiles, nr) * nr;
+    if (ct < nr) ct = nr;
+    b->ct = ct;
+    b->vxs = pdnn_conv_gemm_mul3(C, ct, 1);
+    b->zxs = pdnn_conv_gemm_mul3(g->g * b->nkp, ct, nr);
+    b->wxs = pdnn_conv_gemm_mul3(g->cg, b->kgp, 1);
+    b->tab = pdnn_conv_gemm_take(a, g->ntiles, sizeof(pdnn_wino_tile));
+    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
+    b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->zxs, 1), g->es);
+    b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * XI, b->wxs, 1), g->es);
+}
+
+static size_t bwdf_workspace(const void *prob)
+{
+    pdnn_wino_geom g;
+    pdnn_wino_geom_init(prob, &g);
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    bwdf_bufs b;
+    bwdf_layout(&g, &a, &b);
+    return pdnn_conv_gemm_arena_bytes(&a);
+}
+
+static bool bwdf_supports(const void *prob, const char **why)
+{
+    if (!pdnn_wino_supports(prob, PDNN_CONV_BWD_FILTER, why)) return false;
+    if (bwdf_workspace(prob) == SIZE_MAX) {
+        *why = "workspace size overflows";
+        return false;
+    }
+    return true;
+}
+
+#define PDNN_INLINE static inline __attribute__((always_inline))
+
+/* Scratch of one transform call: 36 rows of the widest panel. */
+typedef union {
+    double d[XI * PDNN_GEMM_NR_MAX];
+    float f[XI * PDNN_GEMM_NR_MAX];
+} lanes_buf;
+
+/* Z of dy tile t of the chunk (global tile t0 + t), group grp, output channels
+ * kp * nr .. (lanes; channels past Kg are zeros). */
+PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *dy,
+                         int64_t grp, int64_t t0, int64_t t, int64_t kp, size_t es)
+{
+    lanes_buf D;
+    char *dp = (char *)&D;
+    const int nr = g->uk->nr;
+    const pdnn_wino_tile *e = &b->tab[t0 + t];
+    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
+    const int64_t base = e->yo + (grp * g->kg + k0) * g->ys[1];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            const int64_t d0 = (4 * i + j) * nr;
+            int64_t l = 0;
+            if (i < e->oi && j < e->oj) {
+                const int64_t off = base + i * g->ys[2] + j * g->ys[3];
+                for (; l < nl; l++) {
+                    if (es == sizeof(float))
+                        D.f[d0 + l] = ((const float *)dy)[off + l * g->ys[1]];
+                    else
+                        D.d[d0 + l] = ((const double *)dy)[off + l * g->ys[1]];
+                }
+            }
+            for (; l < nr; l++) {
+                if (es == sizeof(float))
+                    D.f[d0 + l] = 0.0f;
+                else
+                    D.d[d0 + l] = 0.0;
+            }
+        }
+    char *z = b->z + (((grp * b->nkp + kp) * b->ct + t) * nr) * (int64_t)es;
+    pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, dp, nr, z, b->zxs);
+}
+
+/* W tile: rows rp * mr .. of group grp, element xi, output channels kp * nr .., plus
+ * the chunk's nc tiles (first chunk: W = the chunk's sum). */
+static void gemm_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, int64_t grp, int64_t xi,
+                      int64_t kp, int64_t rp, int64_t nc, bool first)
+{
+    const pdnn_gemm_ukernel *uk = g->uk;
+    const int mr = uk->mr, nr = uk->nr;
+    const int64_t c0 = rp * mr, k0 = kp * nr;
+    const size_t mm = (size_t)(g->cg - c0 < mr ? g->cg - c0 : mr);
+    const size_t nn = (size_t)(g->kg - k0 < nr ? g->kg - k0 : nr);
+    const int64_t es = (int64_t)g->es;
+    const char *a = b->v + (xi * b->vxs + (grp * g->cg + c0) * b->ct) * es;
+    const char *bp = b->z + (xi * b->zxs + (grp * b->nkp + kp) * b->ct * nr) * es;
+    char *c = b->w + ((grp * XI + xi) * b->wxs + c0 * b->kgp + k0) * es;
+    if (g->es == sizeof(float))
+        uk->f32(mm, nn, (size_t)nc, (const float *)a, (ptrdiff_t)b->ct, 1, (const float *)bp,
+                (float *)c, (ptrdiff_t)b->kgp, 1, 1.0f, first ? 0.0f : 1.0f);
+    else
+        uk->f64(mm, nn, (size_t)nc, (const double *)a, (ptrdiff_t)b->ct, 1, (const double *)bp,
+                (double *)c, (ptrdiff_t)b->kgp, 1, 1.0, first ? 0.0 : 1.0);
+}
+
+/* dw of input channel c of group grp, output channels kp * nr .. (lanes). */
+PDNN_INLINE void final_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, char *dw, int64_t grp,
+                            int64_t c, int64_t kp, double alpha, double beta, size_t es)
+{
+    lanes_buf O;
+    char *op = (char *)&O;
+    const int nr = g->uk->nr;
+    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
+    const char *w = b->w + ((grp * XI) * b->wxs + c * b->kgp + k0) * (int64_t)es;
+    pdnn_wino_transform(g, PDNN_WINO_FLTINV, (size_t)nl, w, b->wxs, op, nr);
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 3; s++) {
+            const int64_t off = grp * g->wgs + k0 * g->wos + c * g->wis +
+                                (g->rot ? 2 - r : r) * g->wrs + (g->rot ? 2 - s : s) * g->wss;
+            const int64_t si = (3 * r + s) * nr;
+            for (int64_t l = 0; l < nl; l++) {
+                const int64_t di = off + l * g->wos;
+                if (es == sizeof(float)) {
+                    float v = (float)alpha * O.f[si + l];
+                    if (beta != 0.0) v += (float)beta * ((float *)dw)[di];
+                    ((float *)dw)[di] = v;
+                } else {
+                    double v = alpha * O.d[si + l];
+                    if (beta != 0.0) v += beta * ((double *)dw)[di];
+                    ((double *)dw)[di] = v;
+                }
+            }
+        }
+}
+
+PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *x,
+                            const char *dy, char *dw, double alpha, double beta, size_t es)
+{
+    const int nr = g->uk->nr, mr = g->uk->mr;
+    const int64_t C = g->g * g->cg, mp = cdiv(g->cg, mr), nkp = b->nkp;
+    const int64_t tchunk = 256;
+#pragma omp for schedule(static)
+    for (int64_t t = 0; t < g->ntiles; t += tchunk)
+        pdnn_wino_tiles(g, t, t + tchunk < g->ntiles ? t + tchunk : g->ntiles, b->tab + t);
+    for (int64_t t0 = 0; t0 < g->ntiles; t0 += b->ct) {
+        const int64_t nc = g->ntiles - t0 < b->ct ? g->ntiles - t0 : b->ct;
+        const int64_t npan = cdiv(nc, nr);
+#pragma omp for schedule(static) nowait
+        for (int64_t i = 0; i < C * npan; i++) {
+            const int64_t cc = i / npan, q = i % npan;
+            pdnn_wino_input_unit(g, b->tab, x, cc, t0 + q * nr,
+                                 b->v + (cc * b->ct + q * nr) * (int64_t)es, b->vxs);
+        }
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < g->g * nc * nkp; i++)
+            dy_unit(g, b, dy, i / (nc * nkp), t0, (i / nkp) % nc, i % nkp, es);
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < g->g * XI * nkp * mp; i++)
+            gemm_unit(g, b, i / (XI * nkp * mp), (i / (nkp * mp)) % XI, (i / mp) % nkp, i % mp,
+                      nc, t0 == 0);
+    }
+    if (g->ntiles == 0) { /* an empty sum */
+#pragma omp single
+        memset(b->w, 0, (size_t)(g->g * XI * b->wxs) * es);
+    }
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < C * nkp; i++)
+        final_unit(g, b, dw, i / (g->cg * nkp), (i / nkp) % g->cg, i % nkp, alpha, beta, es);
+}
+
+static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_args *a = args;
+    pdnn_wino_geom g;
+    pdnn_wino_geom_init(prob, &g);
+    if (g.kg == 0 || g.cg == 0) return PDNN_STATUS_SUCCESS; /* dw is empty */
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
+    bwdf_bufs b;
+    bwdf_layout(&g, &ar, &b);
+    const double work = (double)XI * (double)(g.g * g.cg) * (double)g.kg * (double)(g.ntiles + 1);
+    const int nt = pdnn_par_threads(ctx->nthreads, g.g * g.cg * g.kg, work, PDNN_WINO_MIN_WORK);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        if (g.es == sizeof(float))
+            bwdf_run_t(&g, &b, a->src, a->wei, a->dst, a->alpha, a->beta, sizeof(float));
+        else
+            bwdf_run_t(&g, &b, a->src, a->wei, a->dst, a->alpha, a->beta, sizeof(double));
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
+const pdnn_impl pdnn_conv_bwd_filter_cpu_wino_nonfused = {
+    "cpu:winograd_nonfused_f4x3", PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
+    PDNN_ISA_SCALAR, PDNN_IMPL_DETERMINISTIC, bwdf_supports, bwdf_workspace, bwdf_exec,
+};
