@@ -333,6 +333,25 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
     const size_t es = g->es;
     const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
     const int64_t base = n * xs[0] + c * xs[1];
+    if (xs[4] == 1 || in[2] == 1) {
+        /* unit-stride rows: zero the plane, then copy the rows inside x */
+        memset(dst, 0, (size_t)(pd[0] * pd[1] * pd[2]) * es);
+        const int64_t lo = pad[2] < 0 ? 0 : pad[2];
+        const int64_t hi = pad[2] + in[2] < pd[2] ? pad[2] + in[2] : pd[2];
+        if (hi <= lo) return;
+        for (int64_t j0 = 0; j0 < pd[0]; j0++) {
+            const int64_t i0 = j0 - pad[0];
+            if (i0 < 0 || i0 >= in[0]) continue;
+            for (int64_t j1 = 0; j1 < pd[1]; j1++) {
+                const int64_t i1 = j1 - pad[1];
+                if (i1 < 0 || i1 >= in[1]) continue;
+                memcpy((char *)dst + ((j0 * pd[1] + j1) * pd[2] + lo) * (int64_t)es,
+                       (const char *)x + (base + i0 * xs[2] + i1 * xs[3] + lo - pad[2]) * (int64_t)es,
+                       (size_t)(hi - lo) * es);
+            }
+        }
+        return;
+    }
     for (int64_t j0 = 0; j0 < pd[0]; j0++)
         for (int64_t j1 = 0; j1 < pd[1]; j1++) {
             char *d = (char *)dst + ((j0 * pd[1] + j1) * pd[2]) * (int64_t)es;
