@@ -1,0 +1,313 @@
+/* The direct convolutions against the independent oracle of tests/common/tu_conv.h:
+ *  - cpu:direct_1x1 (forward DIRECT, backward data ALGO_0, backward filter ALGO_0):
+ *    random 1x1 problems (1-3 spatial dims, strides, groups, flip, KRSC, NCHW /
+ *    channels-last / gapped layouts) and the edge cases: batch 1, 1x1 spatial, zero
+ *    channels, K blocks and column panels crossing images, channels-last rows that are
+ *    not evenly spaced, stride-2 backward data (input pixels no output reads), both
+ *    backward-filter orientations;
+ *  - cpu:direct_dw (depthwise: one input channel per group, any multiplier): random
+ *    2-d problems with stride, dilation, asymmetric and wide padding, NCHW / NHWC /
+ *    gapped, the interior/border split at every edge.
+ * Small-integer data must match exactly; 1 and 2 threads bitwise (the harness); each
+ * entry refuses problems outside its family with a reason; the public API reaches each
+ * entry through its cuDNN algorithm. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tu_conv.h"
+#include "tu_layout.h"
+
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1;
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1;
+
+static const pdnn_impl *impl_1x1(pdnn_conv_dir dir)
+{
+    return dir == PDNN_CONV_FWD        ? &pdnn_conv_fwd_cpu_direct_1x1
+           : dir == PDNN_CONV_BWD_DATA ? &pdnn_conv_bwd_data_cpu_direct_1x1
+                                       : &pdnn_conv_bwd_filter_cpu_direct_1x1;
+}
+
+/* The cuDNN algorithm each direction's direct entries serve. */
+static int algo_direct(pdnn_conv_dir dir)
+{
+    return dir == PDNN_CONV_FWD        ? (int)PDNN_CONVOLUTION_FWD_ALGO_DIRECT
+           : dir == PDNN_CONV_BWD_DATA ? (int)PDNN_CONVOLUTION_BWD_DATA_ALGO_0
+                                       : (int)PDNN_CONVOLUTION_BWD_FILTER_ALGO_0;
+}
+
+static const double alphas[] = {1.0, 2.0, -0.5};
+static const double betas[] = {0.0, 0.0, 1.0, -1.5, 0.5};
+
+static void check_dirs(const pdnn_impl *(*impl_of)(pdnn_conv_dir), const tu_conv_shape *s,
+                       bool ints)
+{
+    for (int d = 0; d < 3; d++)
+        tu_conv_check(impl_of((pdnn_conv_dir)d), s, (pdnn_conv_dir)d, ints, alphas[tu_int(0, 2)],
+                      betas[tu_int(0, 4)], 0, true);
+}
+
+/* ---- 1x1 */
+
+/* A random 1x1 problem: no padding before, padding after only where no output reads it. */
+static void rand_1x1(tu_conv_shape *s, pdnnDataType_t t)
+{
+    memset(s, 0, sizeof *s);
+    s->t = t;
+    s->nsp = tu_int(1, 3);
+    s->n = tu_int(1, 3);
+    s->g = tu_int(1, 3);
+    s->cg = tu_int(1, 6);
+    s->kg = tu_int(1, 6);
+    const int maxin = s->nsp == 3 ? 5 : s->nsp == 2 ? 9 : 20;
+    for (int d = 0; d < s->nsp; d++) {
+        s->in[d] = tu_int(1, maxin);
+        s->kern[d] = 1;
+        s->str[d] = tu_int(1, 3);
+        s->dil[d] = tu_int(1, 2);
+        s->pe[d] = tu_int(0, s->str[d] - 1);
+        const int out = 1 + (s->in[d] + s->pe[d] - 1) / s->str[d];
+        if ((out - 1) * s->str[d] >= s->in[d]) s->pe[d] = 0;
+    }
+    s->flip = tu_int(0, 1);
+    s->krsc = tu_int(0, 1);
+    s->xkind = tu_int(0, 2);
+    s->ykind = tu_int(0, 2);
+    tu_conv_finish_shape(s);
+}
+
+static tu_conv_shape shape_1x1(pdnnDataType_t t, int n, int g, int cg, int kg, int h, int w,
+                               int str, int layout)
+{
+    tu_conv_shape s = tu_conv_shape2d(t, n, g, cg, kg, h, w, 1, 1, str, 0, 1);
+    s.xkind = s.ykind = layout;
+    return s;
+}
+
+static void test_1x1_random(pdnnDataType_t t, int count)
+{
+    for (int i = 0; i < count; i++) {
+        tu_conv_shape s;
+        rand_1x1(&s, t);
+        check_dirs(impl_1x1, &s, i % 3 != 2);
+    }
+}
+
+static void test_1x1_edges(pdnnDataType_t t)
+{
+    tu_conv_shape s;
+    for (int lay = 0; lay < 3; lay++) {
+        /* batch 1, 1x1 spatial (a fully connected layer) */
+        s = shape_1x1(t, 1, 1, 5, 7, 1, 1, 1, lay);
+        check_dirs(impl_1x1, &s, true);
+        s = shape_1x1(t, 3, 2, 3, 4, 1, 1, 2, lay);
+        check_dirs(impl_1x1, &s, true);
+        /* zero output channels (zero input channels: the GEMM family's filter check
+         * refuses them, cpu:gemm alike) */
+        s = shape_1x1(t, 2, 1, 3, 0, 4, 4, 1, lay);
+        check_dirs(impl_1x1, &s, true);
+        /* many channels: K blocks of 256 in forward / backward data, 300 > KC */
+        s = shape_1x1(t, 2, 1, 300, 9, 5, 3, 1, lay);
+        check_dirs(impl_1x1, &s, true);
+        s = shape_1x1(t, 2, 1, 7, 270, 3, 4, 1, lay);
+        check_dirs(impl_1x1, &s, true);
+        /* column panels and backward-filter K blocks crossing images (P = 150) */
+        s = shape_1x1(t, 3, 1, 4, 13, 10, 15, 1, lay);
+        check_dirs(impl_1x1, &s, true);
+        s = shape_1x1(t, 3, 1, 13, 4, 10, 15, 1, lay);
+        check_dirs(impl_1x1, &s, false);
+        /* stride 2: uneven rows (channels-last), uncovered dx pixels (backward data) */
+        s = shape_1x1(t, 2, 2, 5, 3, 9, 11, 2, lay);
+        check_dirs(impl_1x1, &s, true);
+        s = shape_1x1(t, 2, 1, 6, 4, 13, 11, 3, lay);
+        s.pe[0] = s.pe[1] = 1; /* out 5 x 4: the last pixel reads (12, 9): allowed */
+        tu_conv_finish_shape(&s);
+        check_dirs(impl_1x1, &s, true);
+    }
+    /* mixed layouts: x channels-last, y NCHW and the reverse */
+    s = shape_1x1(t, 2, 1, 5, 6, 7, 6, 1, TU_LAYOUT_CHANNELS_LAST);
+    s.ykind = TU_LAYOUT_PACKED;
+    check_dirs(impl_1x1, &s, true);
+    s.xkind = TU_LAYOUT_PACKED;
+    s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    check_dirs(impl_1x1, &s, true);
+    /* a larger one: several tasks and panels per thread */
+    if (t == PDNN_DATA_FLOAT) {
+        s = shape_1x1(t, 2, 1, 40, 70, 20, 21, 1, TU_LAYOUT_PACKED);
+        check_dirs(impl_1x1, &s, true);
+        s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+        check_dirs(impl_1x1, &s, true);
+    }
+}
+
+/* Problems outside the 1x1 family are refused with a reason. */
+static void test_1x1_refusals(void)
+{
+    static const struct {
+        int r, pad, pe;
+        const char *what;
+    } bad[] = {
+        {3, 1, 1, "3x3 filter"},
+        {1, 1, 1, "padding before"},
+        {1, 0, 2, "padding after read by an output"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 2, 5, 5, bad[i].r, bad[i].r,
+                                          1, bad[i].pad, 1);
+        s.pe[0] = s.pe[1] = bad[i].pe;
+        tu_conv_finish_shape(&s);
+        for (int d = 0; d < 3; d++) {
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
+            const char *why = NULL;
+            TU_CHECK(!impl_1x1((pdnn_conv_dir)d)->supports(&cs.p, &why) && why && *why,
+                     "1x1 %s %s: must be refused with a reason", tu_conv_dir_name((pdnn_conv_dir)d),
+                     bad[i].what);
+        }
+    }
+    tu_conv_shape s = shape_1x1(PDNN_DATA_FLOAT, 1, 1, 2, 2, 4, 4, 1, TU_LAYOUT_PACKED);
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, &s, PDNN_CONV_FWD);
+    cs.p.compute = PDNN_DATA_DOUBLE;
+    const char *why = NULL;
+    TU_CHECK(!pdnn_conv_fwd_cpu_direct_1x1.supports(&cs.p, &why) && why, "DOUBLE compute refused");
+    tu_conv_setup_init(&cs, &s, PDNN_CONV_BWD_DATA);
+    why = NULL;
+    TU_CHECK(!pdnn_conv_fwd_cpu_direct_1x1.supports(&cs.p, &why) && why, "wrong direction refused");
+}
+
+/* A tiny case by hand: x = 2 channels of [1 2 3], w = [[1 10], [2 0]] (K = 2), stride 1:
+ * y0 = x0 + 10 x1, y1 = 2 x0. */
+static void test_1x1_by_hand(void)
+{
+    tu_conv_shape s;
+    memset(&s, 0, sizeof s);
+    s.t = PDNN_DATA_FLOAT;
+    s.nsp = 1;
+    s.n = s.g = 1;
+    s.cg = s.kg = 2;
+    s.in[0] = 3;
+    s.kern[0] = s.str[0] = s.dil[0] = 1;
+    tu_conv_finish_shape(&s);
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, &s, PDNN_CONV_FWD);
+    const float x[6] = {1, 2, 3, 4, 5, 6}, w[4] = {1, 10, 2, 0};
+    float y[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+    TU_OK(tu_conv_run_impl(&pdnn_conv_fwd_cpu_direct_1x1, &cs.p, x, w, y, 1.0, 0.0, 1));
+    const float want[6] = {41, 52, 63, 2, 4, 6};
+    TU_CHECK(memcmp(y, want, sizeof want) == 0, "1x1 by hand: %g %g %g %g %g %g", y[0], y[1],
+             y[2], y[3], y[4], y[5]);
+}
+
+/* ---- through the public API */
+
+static pdnnHandle_t handle;
+
+/* The public call with algorithm algo on shape s reaches entry im: the API's workspace
+ * query gives im's size and, with exactly that workspace, the result is bitwise im's
+ * (run here directly on the same data), on 1 and 2 threads. (The harness's
+ * tu_conv_api_check also expects a workspace one byte short to fail; an algorithm with
+ * several entries instead falls back to the next one that fits - the reference - so it
+ * runs here only where im needs no workspace.) */
+static void api_reaches(const tu_conv_shape *s, pdnn_conv_dir dir, int algo, const pdnn_impl *im)
+{
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, s, dir);
+    const size_t want = im->workspace(&cs.p);
+    if (want == 0) {
+        tu_conv_api_check(handle, s, dir, algo, im, true, 1.0, 0.5, 0);
+        return;
+    }
+    const pdnnDataType_t t = s->t;
+    const tu_conv_layout *ls = dir == PDNN_CONV_BWD_DATA ? &cs.y : &cs.x;
+    const tu_conv_layout *lw = dir == PDNN_CONV_BWD_FILTER ? &cs.y : &cs.w;
+    const tu_conv_layout *ld = dir == PDNN_CONV_FWD ? &cs.y : dir == PDNN_CONV_BWD_DATA ? &cs.x : &cs.w;
+    const size_t ns = (size_t)ls->span, nw = (size_t)lw->span, nd = (size_t)ld->span;
+    void *src = tu_alloc(t, ns), *wei = tu_alloc(t, nw), *d0 = tu_alloc(t, nd);
+    void *d1 = tu_alloc(t, nd), *d2 = tu_alloc(t, nd);
+    tu_fill_uniform(src, t, ns, -1, 1);
+    tu_fill_uniform(wei, t, nw, -1, 1);
+    tu_fill_uniform(d0, t, nd, -1, 1);
+    memcpy(d1, d0, nd * tu_esize(t));
+    TU_OK(tu_conv_run_impl(im, &cs.p, src, wei, d1, 1.0, 0.5, 1));
+    pdnnTensorDescriptor_t xd = tu_tensor(t, cs.x.nb, cs.x.dims, cs.x.st);
+    pdnnTensorDescriptor_t yd = tu_tensor(t, cs.y.nb, cs.y.dims, cs.y.st);
+    pdnnFilterDescriptor_t wd;
+    pdnnConvolutionDescriptor_t cd;
+    TU_OK(pdnnCreateFilterDescriptor(&wd));
+    TU_OK(pdnnSetFilterNdDescriptor(wd, t, s->krsc ? PDNN_TENSOR_NHWC : PDNN_TENSOR_NCHW,
+                                    cs.w.nb, cs.w.dims));
+    TU_OK(pdnnCreateConvolutionDescriptor(&cd));
+    TU_OK(pdnnSetConvolutionNdDescriptorEx(cd, s->nsp, s->pb, s->pe, s->str, s->dil,
+                                           s->flip ? PDNN_CONVOLUTION : PDNN_CROSS_CORRELATION,
+                                           t));
+    TU_OK(pdnnSetConvolutionGroupCount(cd, s->g));
+    const tu_scalar al = tu_sc(t, 1.0), be = tu_sc(t, 0.5);
+    for (int nt = 1; nt <= 2; nt++) {
+        size_t wsb = 0;
+        TU_OK(pdnnSetNumThreads(handle, nt));
+        memcpy(d2, d0, nd * tu_esize(t));
+        void *ws = NULL;
+        if (dir == PDNN_CONV_FWD) {
+            TU_OK(pdnnGetConvolutionForwardWorkspaceSize(handle, xd, wd, cd, yd, algo, &wsb));
+            ws = tu_alloc(PDNN_DATA_INT8, wsb ? wsb : 1);
+            TU_OK(pdnnConvolutionForward(handle, &al, xd, src, wd, wei, cd, algo, ws, wsb, &be,
+                                         yd, d2));
+        } else if (dir == PDNN_CONV_BWD_DATA) {
+            TU_OK(pdnnGetConvolutionBackwardDataWorkspaceSize(handle, wd, yd, cd, xd, algo, &wsb));
+            ws = tu_alloc(PDNN_DATA_INT8, wsb ? wsb : 1);
+            TU_OK(pdnnConvolutionBackwardData(handle, &al, wd, wei, yd, src, cd, algo, ws, wsb,
+                                              &be, xd, d2));
+        } else {
+            TU_OK(pdnnGetConvolutionBackwardFilterWorkspaceSize(handle, xd, yd, cd, wd, algo,
+                                                                &wsb));
+            ws = tu_alloc(PDNN_DATA_INT8, wsb ? wsb : 1);
+            TU_OK(pdnnConvolutionBackwardFilter(handle, &al, xd, src, yd, wei, cd, algo, ws, wsb,
+                                                &be, wd, d2));
+        }
+        free(ws);
+        TU_CHECK(wsb == want, "%s %s: API workspace %zu, entry %zu", im->name,
+                 tu_conv_dir_name(dir), wsb, want);
+        TU_CHECK(tu_bitwise_equal(d1, d2, nd * tu_esize(t)),
+                 "%s %s algo %d, %d threads: API result differs from the entry's", im->name,
+                 tu_conv_dir_name(dir), algo, nt);
+    }
+    pdnnDestroyTensorDescriptor(xd);
+    pdnnDestroyTensorDescriptor(yd);
+    pdnnDestroyFilterDescriptor(wd);
+    pdnnDestroyConvolutionDescriptor(cd);
+    free(src);
+    free(wei);
+    free(d0);
+    free(d1);
+    free(d2);
+}
+
+static void test_api(void)
+{
+    TU_OK(pdnnCreate(&handle));
+    for (int i = 0; i < 12; i++) {
+        tu_conv_shape s;
+        rand_1x1(&s, i % 2 ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT);
+        const pdnn_conv_dir dir = (pdnn_conv_dir)(i % 3);
+        api_reaches(&s, dir, algo_direct(dir), impl_1x1(dir));
+    }
+    TU_OK(pdnnDestroy(handle));
+}
+
+int main(void)
+{
+    tu_seed(4242);
+    test_1x1_by_hand();
+    test_1x1_refusals();
+    for (int ti = 0; ti < 2; ti++) {
+        const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
+        test_1x1_edges(t);
+        test_1x1_random(t, 60);
+    }
+    test_api();
+    printf("conv direct: %ld direction cases\n", tu_conv_cases());
+    return tu_finish("ops/conv_direct");
+}
