@@ -70,8 +70,11 @@ echo "# compare.sh $(date '+%Y-%m-%d %H:%M'), $model, $(nproc) online, threads $
 echo "# args: ${common[*]} ${pdnn_only[*]}"
 echo "# ratio = oneDNN ms / pdnn ms (>1: pdnn faster); oneDNN ms = primitive alone," \
      "reorder ms = its reorders from/to plain layouts"
-printf '%-34s %-5s %-22s %10s %-24s %10s %10s %7s\n' "# problem" dir "pdnn algo:impl" "pdnn ms" \
-       "oneDNN impl" "oneDNN ms" "reorder ms" ratio
+printf '%-34s %-5s %10s %10s %7s %10s  %s\n' "# problem" dir "pdnn ms" "oneDNN ms" ratio \
+       "reorder ms" "pdnn algo:impl / oneDNN impl"
+
+# milliseconds with 3 decimals; anything else (a status) as it is
+ms() { case "$1" in [0-9]*) awk -v x="$1" 'BEGIN { printf "%.3f", x }' ;; *) printf '%s' "$1" ;; esac; }
 
 ratios=()
 failed=0
@@ -96,8 +99,8 @@ for i in $(seq 1 "$n"); do
     [ "${p_st:-}" = ok ] || p_ms="${p_st:-error}"
     [ "${q_st:-}" = ok ] || q_ms="${q_st:-error}"
   fi
-  printf '%-34s %-5s %-22s %10s %-24s %10s %10s %7s\n' "$label" "$dir" \
-         "${p_algo:--}:${p_impl:--}" "${p_ms:--}" "${q_impl:--}" "${q_ms:--}" "${q_re:--}" "$ratio"
+  printf '%-34s %-5s %10s %10s %7s %10s  %s\n' "$label" "${dir:--}" "$(ms "${p_ms:--}")" \
+         "$(ms "${q_ms:--}")" "$ratio" "$(ms "${q_re:--}")" "${p_algo:--}:${p_impl:--} / ${q_impl:--}"
 done
 
 if [ ${#ratios[@]} -gt 0 ]; then

@@ -546,7 +546,7 @@ static void print_row_p(const globals *g, const conv_ctx *c, int thr, const char
                bench_dir_name(c->dir), dt_name(j), tag_name(j), thr, algo, impl, ms, gflops,
                ws_mib, status);
     } else if (!strcmp(status, "ok")) {
-        printf("%-34s %-5s %-3s %-4s %3d %-21s %-24s %10.3f %9.1f %8.2f %5.2f\n", label,
+        printf("%-34s %-5s %-3s %-4s %3d %-21s %-28s %10.3f %9.1f %8.2f %5.2f\n", label,
                bench_dir_name(c->dir), dt_name(j), tag_name(j), thr, algo, impl, ms, gflops,
                ws_mib, bench_load1());
     } else {
@@ -664,7 +664,7 @@ static void print_row_cb(const globals *g, const conv_ctx *c, char mode, const c
         printf("%c,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", mode, label, desc, bench_dir_name(c->dir),
                dt_name(j), tag_name(j), algo, impl, result, status);
     else
-        printf("%-34s %-5s %-3s %-4s %-21s %-24s %-8s %s\n", label, bench_dir_name(c->dir),
+        printf("%-34s %-5s %-3s %-4s %-21s %-28s %-8s %s\n", label, bench_dir_name(c->dir),
                dt_name(j), tag_name(j), algo, impl, status, result);
     fflush(stdout);
 }
@@ -949,11 +949,11 @@ int main(int argc, char **argv)
         if (!g.run.csv && jobs[j].s.mode != shown_mode) {
             shown_mode = jobs[j].s.mode;
             if (shown_mode == 'P')
-                printf("%-34s %-5s %-3s %-4s %3s %-21s %-24s %10s %9s %8s %5s\n", "# problem",
+                printf("%-34s %-5s %-3s %-4s %3s %-21s %-28s %10s %9s %8s %5s\n", "# problem",
                        "dir", "dt", "tag", "thr", "algo", "impl", "ms", "GFLOP/s", "ws MiB",
                        "load");
             else
-                printf("%-34s %-5s %-3s %-4s %-21s %-24s %-8s %s\n", "# problem", "dir", "dt",
+                printf("%-34s %-5s %-3s %-4s %-21s %-28s %-8s %s\n", "# problem", "dir", "dt",
                        "tag", "algo", "impl", "status",
                        shown_mode == 'C' ? "errors (relative L2) vs the reference"
                                          : "bitwise repeat and thread counts");
