@@ -43,10 +43,37 @@ int conv_desc_parse(const char *str, conv_desc *out, char *err, size_t errn)
     char name[CONV_DESC_NAME_MAX] = "";
 
     const char *p = str;
+    char key_dt = 0, key_dir = 0;
+    int key_layout = 0; /* bits: 1 _wkrsc, 2 _xnhwc, 4 _ynhwc */
     while (*p) {
         if (*p == '_') {
             p++;
             continue;
+        }
+        if (p > str && p[-1] == '_') { /* a tag of pdnn's problem key? */
+            static const char *const tags[] = {"f32",   "f64",   "fwd",   "bwd_d", "bwd_w",
+                                               "wkrsc", "xnhwc", "ynhwc", NULL};
+            int tag = -1;
+            size_t tl = 0;
+            for (int i = 0; tags[i]; i++) {
+                tl = strlen(tags[i]);
+                if (!strncmp(p, tags[i], tl) && (p[tl] == '_' || !p[tl])) {
+                    tag = i;
+                    break;
+                }
+            }
+            if (tag >= 0) {
+                if (tag <= 1) key_dt = tag == 0 ? 's' : 'd';
+                else if (tag <= 4) key_dir = "fdw"[tag - 2];
+                else key_layout |= 1 << (tag - 5);
+                p += tl;
+                continue;
+            }
+            if (!strncmp(p, "acc", 3) || !strncmp(p, "flip", 4) || !strncmp(p, "xs", 2) ||
+                !strncmp(p, "ys", 2))
+                return fail(err, errn, "the pdnn key tag '_%.*s' cannot be replayed (pdnn-bench "
+                            "runs cross-correlation, accumulates in the data type, packed NCHW "
+                            "or NHWC tensors)", (int)strcspn(p, "_"), p);
         }
         if (*p == 'n') { /* the name: the rest of the string */
             const char *b = p + 1, *e = b + strlen(b);
@@ -179,7 +206,13 @@ int conv_desc_parse(const char *str, conv_desc *out, char *err, size_t errn)
         else
             d.pe[i] = e0 < 0 ? 0 : e0;
     }
+    if (key_layout && key_layout != 7)
+        return fail(err, errn, "_wkrsc, _xnhwc and _ynhwc replay together (--tag=nhwc) or not "
+                    "at all");
     snprintf(d.name, sizeof d.name, "%s", name);
+    d.key_dt = key_dt;
+    d.key_dir = key_dir;
+    d.key_nhwc = key_layout == 7;
     *out = d;
     return 0;
 }
@@ -589,6 +622,13 @@ int bench_parse_jobs(const bench_tokens *t, bench_run_opts *run, bench_opt_fn op
         }
         if (s.mb > 0) j.d.mb = s.mb;
         j.s = s;
+        if (j.d.key_dt || j.d.key_dir) { /* a pdnn problem key: its tags decide */
+            if (j.d.key_dt) j.s.dbl = j.d.key_dt == 'd';
+            if (j.d.key_dir == 'd') j.s.dir = BENCH_BWD_D;
+            if (j.d.key_dir == 'w') j.s.dir = BENCH_BWD_W;
+            if (j.d.key_dir == 'f' && j.s.dir != BENCH_FWD_B) j.s.dir = BENCH_FWD_D;
+            j.s.nhwc = j.d.key_nhwc;
+        }
         snprintf(j.origin, sizeof j.origin, "%s", origin);
         if (*njobs == cap) {
             cap = cap ? 2 * cap : 32;

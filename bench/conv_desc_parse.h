@@ -16,7 +16,12 @@
  * without w, w copies every h value; given d without h and w, both copy d (3-d, cubic).
  * The end padding is whatever makes the output size exact (benchdnn's right pad):
  * the begin pad when that fits, else the computed one (never negative; an output too
- * small for the input is refused). */
+ * small for the input is refused).
+ * pdnn's problem keys ("mb2ic4ih9iw9oc8oh9ow9kh3kw3sh1sw1ph1pw1dh0dw0g1_f32_fwd",
+ * src/ops/conv/conv_problem.h) parse too: their _f32/_f64, _fwd/_bwd_d/_bwd_w and
+ * _wkrsc_xnhwc_ynhwc tags set the data type, direction and layout of that problem
+ * (bench_parse_jobs); the tags pdnn-bench cannot reproduce (_acc*, _flip, _xs/_ys
+ * strides, one tensor channels-last alone) are refused. */
 #ifndef PDNN_BENCH_CONV_DESC_PARSE_H
 #define PDNN_BENCH_CONV_DESC_PARSE_H
 
@@ -35,6 +40,11 @@ typedef struct {
     int64_t dil[3];       /* dilation (1 = none): benchdnn's d + 1 */
     bool has_g;           /* g was written (printed back even when 1) */
     char name[CONV_DESC_NAME_MAX];
+    /* Tags of pdnn's problem key (the "problem=" of its API log, conv_problem.h), so
+     * that a logged call replays as is; 0 when absent. key_dt: 's' (_f32), 'd' (_f64);
+     * key_dir: 'f' (_fwd), 'd' (_bwd_d), 'w' (_bwd_w); key_nhwc: _wkrsc_xnhwc_ynhwc. */
+    char key_dt, key_dir;
+    bool key_nhwc;
 } conv_desc;
 
 /* Parses one descriptor into *d. Returns 0, or -1 with a message in err (naming the
