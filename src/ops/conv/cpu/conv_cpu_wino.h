@@ -70,15 +70,6 @@ typedef struct {
     pdnn_f64_wino_fn f64[PDNN_WINO_NOPS];
 } pdnn_wino_kernels;
 
-/* One tile: where its input window and its output lie. */
-typedef struct {
-    int64_t xo;             /* input offset of the window origin, channel 0 (may lie
-                             * outside the input: only offsets inside are read) */
-    int64_t yo;             /* output offset of the tile origin, channel 0 */
-    uint8_t i0, i1, j0, j1; /* window rows [i0, i1), columns [j0, j1) inside the input */
-    uint8_t oi, oj;         /* output rows, columns inside the output */
-} pdnn_wino_tile;
-
 /* The convolution as the engine runs it (direction already mapped). */
 typedef struct {
     const pdnn_gemm_ukernel *uk;
@@ -114,12 +105,10 @@ pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_arg
 /* Transform op on n lanes (wino_ukernels.h), in the geometry's element type. */
 void pdnn_wino_transform(const pdnn_wino_geom *g, pdnn_wino_op op, size_t n, const void *s,
                          ptrdiff_t ss, void *d, ptrdiff_t ds);
-/* Fills tab[t - t0] for the tiles t0 <= t < t1. */
-void pdnn_wino_tiles(const pdnn_wino_geom *g, int64_t t0, int64_t t1, pdnn_wino_tile *tab);
 /* Input transform of channel cc (0 <= cc < g * cg) of the tiles tile0 .. tile0 + nr - 1
  * (nr = the micro-kernel's; tiles past the last are zeros): element xi of lane l at
  * dst[xi * dxs + l]. */
-void pdnn_wino_input_unit(const pdnn_wino_geom *g, const pdnn_wino_tile *tab, const void *x,
-                          int64_t cc, int64_t tile0, void *dst, int64_t dxs);
+void pdnn_wino_input_unit(const pdnn_wino_geom *g, const void *x, int64_t cc, int64_t tile0,
+                          void *dst, int64_t dxs);
 
 #endif

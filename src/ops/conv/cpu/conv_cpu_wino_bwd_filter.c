@@ -15,8 +15,8 @@
  * both modes, any strides, FLOAT and DOUBLE). Error bound: PDNN_WINO_TOL_F32 / _F64
  * (relative to the exact gradient, uniform(-1, 1) data).
  *
- * Workspace: W (36 K C/g elements), one chunk of V and Z (~8 MiB unless one panel of
- * tiles is larger) and the tile table (24 bytes per 4x4 tile of dy). */
+ * Workspace: W (36 K C/g elements) and one chunk of V and Z (~8 MiB unless one panel of
+ * tiles is larger). */
 #include <string.h>
 
 #include "core/par.h"
@@ -34,7 +34,6 @@ typedef struct {
     int64_t vxs; /* V per xi: rows (all channels) of ct tiles, [C][ct] */
     int64_t zxs; /* Z per xi: B panels, [group][panel][ct][nr] */
     int64_t wxs; /* W per (group, xi): [Cg][kgp] */
-    pdnn_wino_tile *tab;
     char *v, *z, *w;
 } bwdf_bufs;
 
@@ -55,7 +54,6 @@ static void bwdf_layout(const pdnn_wino_geom *g, pdnn_conv_gemm_arena *a, bwdf_b
     b->vxs = pdnn_conv_gemm_mul3(C, ct, 1);
     b->zxs = pdnn_conv_gemm_mul3(g->g * b->nkp, ct, nr);
     b->wxs = pdnn_conv_gemm_mul3(g->cg, b->kgp, 1);
-    b->tab = pdnn_conv_gemm_take(a, g->ntiles, sizeof(pdnn_wino_tile));
     b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
     b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->zxs, 1), g->es);
     b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * XI, b->wxs, 1), g->es);
@@ -97,14 +95,16 @@ PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char
     lanes_buf D;
     char *dp = (char *)&D;
     const int nr = g->uk->nr;
-    const pdnn_wino_tile *e = &b->tab[t0 + t];
+    const int64_t tile = t0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
+    const int64_t oi = g->oh - 4 * ty, oj = g->ow - 4 * tx; /* rows, columns inside dy */
     const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
-    const int64_t base = e->yo + (grp * g->kg + k0) * g->ys[1];
+    const int64_t base = (tile / g->tpi) * g->ys[0] + (grp * g->kg + k0) * g->ys[1] +
+                         4 * ty * g->ys[2] + 4 * tx * g->ys[3];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
             const int64_t d0 = (4 * i + j) * nr;
             int64_t l = 0;
-            if (i < e->oi && j < e->oj) {
+            if (i < oi && j < oj) {
                 const int64_t off = base + i * g->ys[2] + j * g->ys[3];
                 for (; l < nl; l++) {
                     if (es == sizeof(float))
@@ -181,17 +181,13 @@ PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
 {
     const int nr = g->uk->nr, mr = g->uk->mr;
     const int64_t C = g->g * g->cg, mp = cdiv(g->cg, mr), nkp = b->nkp;
-    const int64_t tchunk = 256;
-#pragma omp for schedule(static)
-    for (int64_t t = 0; t < g->ntiles; t += tchunk)
-        pdnn_wino_tiles(g, t, t + tchunk < g->ntiles ? t + tchunk : g->ntiles, b->tab + t);
     for (int64_t t0 = 0; t0 < g->ntiles; t0 += b->ct) {
         const int64_t nc = g->ntiles - t0 < b->ct ? g->ntiles - t0 : b->ct;
         const int64_t npan = cdiv(nc, nr);
 #pragma omp for schedule(static) nowait
         for (int64_t i = 0; i < C * npan; i++) {
             const int64_t cc = i / npan, q = i % npan;
-            pdnn_wino_input_unit(g, b->tab, x, cc, t0 + q * nr,
+            pdnn_wino_input_unit(g, x, cc, t0 + q * nr,
                                  b->v + (cc * b->ct + q * nr) * (int64_t)es, b->vxs);
         }
 #pragma omp for schedule(static)

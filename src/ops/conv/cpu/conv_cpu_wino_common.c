@@ -139,27 +139,6 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
     g->ntiles = g->n * g->tpi;
 }
 
-static uint8_t clamp6(int64_t v) { return (uint8_t)(v < 0 ? 0 : v > 6 ? 6 : v); }
-
-void pdnn_wino_tiles(const pdnn_wino_geom *g, int64_t t0, int64_t t1, pdnn_wino_tile *tab)
-{
-    for (int64_t t = t0; t < t1; t++) {
-        const int64_t n = t / g->tpi, r = t % g->tpi, ty = r / g->tw, tx = r % g->tw;
-        const int64_t h0 = 4 * ty - g->ph, w0 = 4 * tx - g->pw;
-        pdnn_wino_tile *e = &tab[t - t0];
-        e->xo = n * g->xs[0] + h0 * g->xs[2] + w0 * g->xs[3];
-        e->yo = n * g->ys[0] + 4 * ty * g->ys[2] + 4 * tx * g->ys[3];
-        e->i0 = clamp6(-h0);
-        e->i1 = clamp6(g->ih - h0);
-        e->j0 = clamp6(-w0);
-        e->j1 = clamp6(g->iw - w0);
-        if (e->i1 < e->i0) e->i1 = e->i0;
-        if (e->j1 < e->j0) e->j1 = e->j0;
-        e->oi = (uint8_t)(g->oh - 4 * ty < 4 ? g->oh - 4 * ty : 4);
-        e->oj = (uint8_t)(g->ow - 4 * tx < 4 ? g->ow - 4 * tx : 4);
-    }
-}
-
 /* ---- element access: es is a compile-time constant after inlining */
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
@@ -180,48 +159,167 @@ PDNN_INLINE void zero_el(char *d, int64_t di, size_t es)
         ((double *)d)[di] = 0.0;
 }
 
-/* d[di] = alpha * s[si] + beta * d[di] in the element type (d unread when beta == 0) */
-PDNN_INLINE void blend_el(char *d, int64_t di, const char *s, int64_t si, double alpha,
-                          double beta, size_t es)
+/* Rows of lanes <-> rows of 4-element groups (the columns of consecutive tiles of one
+ * tile row): d_j[l] = r[4 l + j] (j < 6: windows overlap by 2) and r[4 l + j] =
+ * alpha d_j[l] (j < 4); y = r + beta y. Restrict rows, so gcc vectorizes them (this file
+ * is compiled for baseline x86-64: 4-float vectors suit runs of a few tiles). */
+#define WINO_ROWS(T, sfx)                                                                   \
+    static void deint_##sfx(int64_t len, const T *restrict r, T *restrict d0,               \
+                            T *restrict d1, T *restrict d2, T *restrict d3, T *restrict d4, \
+                            T *restrict d5)                                                 \
+    {                                                                                       \
+        for (int64_t l = 0; l < len; l++) {                                                 \
+            d0[l] = r[4 * l];                                                               \
+            d1[l] = r[4 * l + 1];                                                           \
+            d2[l] = r[4 * l + 2];                                                           \
+            d3[l] = r[4 * l + 3];                                                           \
+            d4[l] = r[4 * l + 4];                                                           \
+            d5[l] = r[4 * l + 5];                                                           \
+        }                                                                                   \
+    }                                                                                       \
+    static void inter_##sfx(int64_t len, T *restrict r, const T *restrict d0,               \
+                            const T *restrict d1, const T *restrict d2,                     \
+                            const T *restrict d3, T alpha)                                  \
+    {                                                                                       \
+        for (int64_t l = 0; l < len; l++) {                                                 \
+            r[4 * l] = alpha * d0[l];                                                       \
+            r[4 * l + 1] = alpha * d1[l];                                                   \
+            r[4 * l + 2] = alpha * d2[l];                                                   \
+            r[4 * l + 3] = alpha * d3[l];                                                   \
+        }                                                                                   \
+    }                                                                                       \
+    static void blend_##sfx(int64_t n, const T *restrict r, T *restrict y, int64_t ys,      \
+                            T beta)                                                         \
+    {                                                                                       \
+        if (ys == 1 && beta == 0)                                                           \
+            for (int64_t k = 0; k < n; k++) y[k] = r[k];                                    \
+        else if (ys == 1)                                                                   \
+            for (int64_t k = 0; k < n; k++) y[k] = r[k] + beta * y[k];                      \
+        else if (beta == 0)                                                                 \
+            for (int64_t k = 0; k < n; k++) y[k * ys] = r[k];                               \
+        else                                                                                \
+            for (int64_t k = 0; k < n; k++) y[k * ys] = r[k] + beta * y[k * ys];            \
+    }
+WINO_ROWS(float, f32)
+WINO_ROWS(double, f64)
+
+/* A run of lanes: consecutive tiles of one tile row (image n, row ty, columns tx ..). */
+typedef struct {
+    int64_t n, ty, tx, len;
+} wino_run;
+
+/* The run starting at tile t, at most max lanes. */
+static wino_run run_at(const pdnn_wino_geom *g, int64_t t, int64_t max)
 {
-    if (es == sizeof(float)) {
-        float v = (float)alpha * ((const float *)s)[si];
-        if (beta != 0.0) v += (float)beta * ((float *)d)[di];
-        ((float *)d)[di] = v;
-    } else {
-        double v = alpha * ((const double *)s)[si];
-        if (beta != 0.0) v += beta * ((double *)d)[di];
-        ((double *)d)[di] = v;
+    wino_run r;
+    const int64_t rem = t % g->tpi;
+    r.n = t / g->tpi;
+    r.ty = rem / g->tw;
+    r.tx = rem % g->tw;
+    r.len = g->tw - r.tx < max ? g->tw - r.tx : max;
+    return r;
+}
+
+/* One row of a run: 4 columns per tile plus the 2 the last window reads beyond. */
+typedef union {
+    double d[4 * PDNN_GEMM_NR_MAX + 2];
+    float f[4 * PDNN_GEMM_NR_MAX + 2];
+} wino_row;
+
+/* Zeros read in place of the input rows outside x. */
+static const wino_row zero_row;
+
+/* Window of lane l (origin row h0, column w0 of channel offset coff) into D's column l,
+ * element by element: zeros outside x. */
+PDNN_INLINE void gather_lane(const pdnn_wino_geom *g, const char *x, int64_t coff, int64_t h0,
+                             int64_t w0, int64_t l, int nr, char *D, size_t es)
+{
+    for (int i = 0; i < 6; i++) {
+        const bool hin = h0 + i >= 0 && h0 + i < g->ih;
+        for (int j = 0; j < 6; j++) {
+            const int64_t k = (6 * i + j) * nr + l;
+            if (hin && w0 + j >= 0 && w0 + j < g->iw)
+                copy_el(D, k, x, coff + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3], es);
+            else
+                zero_el(D, k, es);
+        }
     }
 }
 
 /* The 6x6 windows of tiles tile0 .. tile0 + nr - 1 of input channel cc into D (element
- * k of lane l at D[k * nr + l]); lanes past the last tile and the padding are zeros. */
-PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const pdnn_wino_tile *tab, const char *x,
-                           int64_t cc, int64_t tile0, int nr, char *D, size_t es)
+ * k of lane l at D[k * nr + l]); lanes past the last tile and the padding are zeros.
+ * Within a run of tiles, the windows that lie inside a unit-stride row are dealt from
+ * each input row in one pass (rows outside x read as zeros); the others (the run's ends
+ * at the padding, strided rows) go element by element. */
+PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, int64_t tile0,
+                           int nr, char *D, size_t es)
 {
-    const int64_t coff = cc * g->xs[1], hs = g->xs[2], ws = g->xs[3];
     const int64_t nl = g->ntiles - tile0 < nr ? g->ntiles - tile0 : nr;
-    for (int l = 0; l < nr; l++) {
-        if (l >= nl) {
-            for (int k = 0; k < XI; k++) zero_el(D, k * nr + l, es);
-            continue;
-        }
-        const pdnn_wino_tile *e = &tab[tile0 + l];
-        const int64_t base = e->xo + coff;
-        if (e->i0 == 0 && e->i1 == 6 && e->j0 == 0 && e->j1 == 6) {
-            for (int i = 0; i < 6; i++)
-                for (int j = 0; j < 6; j++)
-                    copy_el(D, (6 * i + j) * nr + l, x, base + i * hs + j * ws, es);
-            continue;
-        }
-        for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++) {
-                if (i >= e->i0 && i < e->i1 && j >= e->j0 && j < e->j1)
-                    copy_el(D, (6 * i + j) * nr + l, x, base + i * hs + j * ws, es);
-                else
-                    zero_el(D, (6 * i + j) * nr + l, es);
+    for (int64_t l = 0; l < nl;) {
+        const wino_run r = run_at(g, tile0 + l, nl - l);
+        const int64_t coff = r.n * g->xs[0] + cc * g->xs[1];
+        const int64_t h0 = 4 * r.ty - g->ph, w0 = 4 * r.tx - g->pw;
+        /* lanes [la, lb) of the run: windows inside x's columns */
+        int64_t la = w0 < 0 ? (-w0 + 3) / 4 : 0;
+        int64_t lb = g->iw - w0 >= 6 ? (g->iw - w0 - 6) / 4 + 1 : 0;
+        if (lb > r.len) lb = r.len;
+        if (la >= lb || g->xs[3] != 1) la = lb = 0;
+        for (int i = 0; lb > la && i < 6; i++) {
+            const int64_t h = h0 + i;
+            if (es == sizeof(float)) {
+                const float *src = h >= 0 && h < g->ih
+                                       ? (const float *)x + coff + h * g->xs[2] + w0 + 4 * la
+                                       : zero_row.f;
+                float *d = (float *)D + 6 * i * nr + l + la;
+                deint_f32(lb - la, src, d, d + nr, d + 2 * nr, d + 3 * nr, d + 4 * nr,
+                          d + 5 * nr);
+            } else {
+                const double *src = h >= 0 && h < g->ih
+                                        ? (const double *)x + coff + h * g->xs[2] + w0 + 4 * la
+                                        : zero_row.d;
+                double *d = (double *)D + 6 * i * nr + l + la;
+                deint_f64(lb - la, src, d, d + nr, d + 2 * nr, d + 3 * nr, d + 4 * nr,
+                          d + 5 * nr);
             }
+        }
+        for (int64_t k = 0; k < r.len; k++)
+            if (k < la || k >= lb) gather_lane(g, x, coff, h0, w0 + 4 * k, l + k, nr, D, es);
+        l += r.len;
+    }
+    for (int k = 0; k < XI; k++)
+        for (int64_t l = nl; l < nr; l++) zero_el(D, k * nr + l, es);
+}
+
+/* Blends the 4x4 output tiles O (element k of lane l at O[k * nr + l]) of tiles
+ * tile0 .. tile0 + nl - 1 into output channel kk: y = alpha * O + beta * y. Per run of
+ * tiles of one tile row: straight into y's rows where they are contiguous, whole and
+ * not blended, else through a row buffer. */
+PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
+                             int64_t tile0, int64_t nl, int nr, char *y, double alpha,
+                             double beta, size_t es)
+{
+    wino_row rb;
+    for (int64_t l = 0; l < nl;) {
+        const wino_run r = run_at(g, tile0 + l, nl - l);
+        const int64_t w0 = 4 * r.tx;
+        const int64_t wc = g->ow - w0 < 4 * r.len ? g->ow - w0 : 4 * r.len;
+        const bool direct = g->ys[3] == 1 && beta == 0.0 && wc == 4 * r.len;
+        for (int i = 0; i < 4 && 4 * r.ty + i < g->oh; i++) {
+            const int64_t off =
+                r.n * g->ys[0] + kk * g->ys[1] + (4 * r.ty + i) * g->ys[2] + w0 * g->ys[3];
+            if (es == sizeof(float)) {
+                const float *o = (const float *)O + 4 * i * nr + l;
+                float *d = direct ? (float *)y + off : rb.f;
+                inter_f32(r.len, d, o, o + nr, o + 2 * nr, o + 3 * nr, (float)alpha);
+                if (!direct) blend_f32(wc, rb.f, (float *)y + off, g->ys[3], (float)beta);
+            } else {
+                const double *o = (const double *)O + 4 * i * nr + l;
+                double *d = direct ? (double *)y + off : rb.d;
+                inter_f64(r.len, d, o, o + nr, o + 2 * nr, o + 3 * nr, alpha);
+                if (!direct) blend_f64(wc, rb.d, (double *)y + off, g->ys[3], beta);
+            }
+        }
+        l += r.len;
     }
 }
 
@@ -231,15 +329,15 @@ typedef union {
     float f[XI * PDNN_GEMM_NR_MAX];
 } wino_lanes;
 
-void pdnn_wino_input_unit(const pdnn_wino_geom *g, const pdnn_wino_tile *tab, const void *x,
-                          int64_t cc, int64_t tile0, void *dst, int64_t dxs)
+void pdnn_wino_input_unit(const pdnn_wino_geom *g, const void *x, int64_t cc, int64_t tile0,
+                          void *dst, int64_t dxs)
 {
     wino_lanes D;
     const int nr = g->uk->nr;
     if (g->es == sizeof(float))
-        gather_in(g, tab, x, cc, tile0, nr, (char *)D.f, sizeof(float));
+        gather_in(g, x, cc, tile0, nr, (char *)D.f, sizeof(float));
     else
-        gather_in(g, tab, x, cc, tile0, nr, (char *)D.d, sizeof(double));
+        gather_in(g, x, cc, tile0, nr, (char *)D.d, sizeof(double));
     pdnn_wino_transform(g, PDNN_WINO_IN, (size_t)nr, &D, nr, dst, dxs);
 }
 
@@ -251,7 +349,6 @@ typedef struct {
     int64_t ups;  /* elements of U per (group, xi): A panels of Kg x Cg */
     int64_t vxs;  /* elements of V per xi: B panels, [group][panel][Cg][nr] */
     int64_t mxs;  /* elements of M per xi: [group][Kg][nbp] */
-    pdnn_wino_tile *tab;
     char *u, *v, *m;
 } conv_bufs;
 
@@ -271,7 +368,6 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
     b->ups = pdnn_conv_gemm_mul3(cdiv(g->kg, mr) * mr, g->cg, 1);
     b->vxs = pdnn_conv_gemm_mul3(g->g * nq, g->cg, nr);
     b->mxs = pdnn_conv_gemm_mul3(g->g * g->kg, b->nbp, 1);
-    b->tab = pdnn_conv_gemm_take(a, g->ntiles, sizeof(pdnn_wino_tile));
     b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, XI, b->ups), g->es);
     b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
     b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->mxs, 1), g->es);
@@ -297,7 +393,10 @@ PDNN_INLINE void filter_unit(const pdnn_wino_geom *g, const conv_bufs *b, const 
         double d[9 * L];
         float f[9 * L];
     } G;
-    wino_lanes T;
+    union {
+        double d[XI * L];
+        float f[XI * L];
+    } T;
     char *gp = (char *)&G, *tp = (char *)&T;
     const int mr = g->uk->mr;
     int64_t toff[9];
@@ -325,21 +424,13 @@ PDNN_INLINE void output_unit(const pdnn_wino_geom *g, const conv_bufs *b, char *
                              int64_t tb0, int64_t q, double alpha, double beta, size_t es)
 {
     wino_lanes O;
-    char *op = (char *)&O;
     const int nr = g->uk->nr;
     const int64_t t0 = tb0 + q * nr;
     const int64_t nl = g->ntiles - t0 < nr ? g->ntiles - t0 : nr;
     if (nl <= 0) return;
     const char *m = b->m + (kk * b->nbp + q * nr) * (int64_t)es;
-    pdnn_wino_transform(g, PDNN_WINO_OUT, (size_t)nl, m, b->mxs, op, nr);
-    const int64_t koff = kk * g->ys[1], hs = g->ys[2], ws = g->ys[3];
-    for (int64_t l = 0; l < nl; l++) {
-        const pdnn_wino_tile *e = &b->tab[t0 + l];
-        const int64_t base = e->yo + koff;
-        for (int i = 0; i < e->oi; i++)
-            for (int j = 0; j < e->oj; j++)
-                blend_el(y, base + i * hs + j * ws, op, (4 * i + j) * nr + l, alpha, beta, es);
-    }
+    pdnn_wino_transform(g, PDNN_WINO_OUT, (size_t)nl, m, b->mxs, &O, nr);
+    scatter_out(g, (const char *)&O, kk, t0, nl, nr, y, alpha, beta, es);
 }
 
 /* The three stages of one block of tiles [tb0, tb0 + nbp) as loops over units that
@@ -350,10 +441,6 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
     const int nr = g->uk->nr, mr = g->uk->mr;
     const int64_t C = g->g * g->cg, K = g->g * g->kg, nq = b->nq;
     const int64_t nblk = cdiv(g->ntiles, b->nbp);
-    const int64_t tchunk = 256;
-#pragma omp for schedule(static)
-    for (int64_t t = 0; t < g->ntiles; t += tchunk)
-        pdnn_wino_tiles(g, t, t + tchunk < g->ntiles ? t + tchunk : g->ntiles, b->tab + t);
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < K; i++) filter_unit(g, b, w, i / g->kg, i % g->kg, es);
     for (int64_t blk = 0; blk < nblk; blk++) {
@@ -362,7 +449,7 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
         for (int64_t i = 0; i < C * nq; i++) {
             const int64_t cc = i / nq, q = i % nq, grp = cc / g->cg, c = cc % g->cg;
             if (tb0 + q * nr >= g->ntiles) continue;
-            pdnn_wino_input_unit(g, b->tab, x, cc, tb0 + q * nr,
+            pdnn_wino_input_unit(g, x, cc, tb0 + q * nr,
                                  b->v + ((grp * nq + q) * g->cg + c) * nr * (int64_t)es, b->vxs);
         }
 #pragma omp for schedule(static)

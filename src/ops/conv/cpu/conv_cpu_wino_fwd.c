@@ -8,9 +8,8 @@
  * convolution and cross-correlation, any x / y / w strides (NCHW, NHWC, gaps), FLOAT and
  * DOUBLE. Error bound: PDNN_WINO_TOL_F32 / _F64 (relative, uniform(-1, 1) data).
  *
- * Workspace: the transformed filter (36 K C/g elements, GEMM panels), one block of
- * transformed input and of GEMM results, and a table of the tiles (24 bytes per 4x4
- * output tile). */
+ * Workspace: the transformed filter (36 K C/g elements, GEMM panels) and one block of
+ * transformed input and of GEMM results. */
 #include "ops/conv/cpu/conv_cpu_wino.h"
 
 static size_t fused_workspace(const void *prob) { return pdnn_wino_conv_workspace(prob, true); }
