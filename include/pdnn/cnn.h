@@ -496,8 +496,9 @@ PDNN_API pdnnStatus_t pdnnGetConvolutionForwardAlgorithmMaxCount(pdnnHandle_t ha
 /** Ranks every algorithm without running a kernel: those that run for this problem
  *  first (status SUCCESS, memory = workspace bytes, determinism), ordered by the times
  *  Find measured for this problem and thread count when it has timed them all, else by
- *  pdnn's preference (the order of its implementation list, fastest expected first);
- *  then every other algorithm with status NOT_SUPPORTED. time = -1 and mathType
+ *  pdnn's cost model (an estimate from the sizes: multiply-adds, Winograd's reduced
+ *  count, register-tile fill, packing and memory traffic, at the current ISA's rate;
+ *  nothing runs); then every other algorithm with status NOT_SUPPORTED. time = -1 and mathType
  *  DEFAULT_MATH in each result; *returnedAlgoCount = min(requestedAlgoCount, COUNT).
  *  Validates the descriptors as ConvolutionForward does; requestedAlgoCount < 1 is
  *  BAD_PARAM. The backward _v7 functions behave the same. */

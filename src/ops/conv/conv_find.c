@@ -123,10 +123,9 @@ static void sort_results(perf_t *r, int n)
     }
 }
 
-/* Every algorithm: those that run, in the order of their first supporting entry in the
- * implementation list (best first), then the others with NOT_SUPPORTED. When Find has
- * timed every runnable one for this problem and thread count, they are ordered by those
- * times instead. */
+/* Every algorithm: those that run, fastest first by the cost model (conv_cost.c), then
+ * the others with NOT_SUPPORTED. When Find has timed every runnable one for this problem
+ * and thread count, they are ordered by those times instead. */
 static int rank(const pdnn_conv_problem *p, int nthreads, perf_t *r)
 {
     int count = pdnn_conv_algo_count(p->dir), n = 0;
@@ -152,11 +151,12 @@ static int rank(const pdnn_conv_problem *p, int nthreads, perf_t *r)
     double ms[ALGO_MAX];
     bool all = runnable > 1;
     for (int i = 0; all && i < runnable; i++) all = pdnn_find_cache_get(key, chosen[i]->name, &ms[i]);
-    if (all) {
-        for (int i = 0; i < runnable; i++) r[i].time = (float)ms[i];
-        sort_results(r, runnable);
-        for (int i = 0; i < runnable; i++) r[i].time = -1.0f;
-    }
+    /* Find's times when it timed them all, else the cost model's estimates; equal
+     * estimates keep the list order */
+    for (int i = 0; i < runnable; i++)
+        r[i].time = all ? (float)ms[i] : (float)pdnn_conv_cost_ms(chosen[i], p, nthreads);
+    sort_results(r, runnable);
+    for (int i = 0; i < runnable; i++) r[i].time = -1.0f;
     return n;
 }
 

@@ -56,6 +56,11 @@ pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
 const pdnn_impl *pdnn_conv_find_impl(pdnn_conv_dir dir, int algo, const pdnn_conv_problem *p,
                                      const char **why);
 
+/* ---- conv_cost.c: estimated milliseconds of one call of im on p with nthreads threads
+ * (a model of the multiply-adds, the micro-kernels' tile fill, packing and memory
+ * traffic; nothing runs). Get*_v7 ranks by it. */
+double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nthreads);
+
 /* ---- conv_ref.c: the plain loops around convolution */
 
 /* db[k] = alpha * sum_{n, spatial} dy[n, k, ...] + beta * db[k]; db is 1 x K x 1... */

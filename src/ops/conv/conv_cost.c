@@ -1,0 +1,157 @@
+/* The cost model behind pdnnGet*Algorithm_v7 (conv_internal.h): an estimate, in
+ * milliseconds, of one call of the implementation dispatch would run for an algorithm,
+ * from the problem's sizes alone (no kernel runs, no memory is touched).
+ *
+ * time = max(multiply-add time, memory time) + a fixed call overhead, where
+ *  - multiply-add time = the multiply-adds the algorithm performs (the direct count, or
+ *    the Winograd count with its tiles rounded up, plus its transforms) over the rate
+ *    of the micro-kernels of the current ISA (per thread: AVX-512 160, AVX2 80, scalar
+ *    16 GFLOP/s FLOAT, half for DOUBLE; measured in docs/PERF.md) times an efficiency:
+ *    how full the 6-row x 64-lane register tiles are (a GEMM with 32 rows fills
+ *    32 / 36 of its row tiles), how much of the time goes into packing (each packed
+ *    element is used M times: efficiency M / (M + c)), lanes wasted on padding;
+ *  - memory time = the bytes read and written once over ~8 GB/s per thread (what
+ *    bounds depthwise and small convolutions);
+ *  - threads: the team's size when there is work for several threads.
+ * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
+ * what matters is the order they give: the reference last, Winograd ahead of GEMM for
+ * 3x3 stride-1 layers with enough channels, the 1x1 and depthwise paths ahead of GEMM
+ * for their problems. Find (which times every algorithm) overrides the model. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "cpu/isa.h"
+#include "ops/conv/conv_internal.h"
+
+static double cdiv(double a, double b) { return b > 0 ? (double)(int64_t)((a + b - 1) / b) : 0; }
+
+/* Fraction of w-wide tiles that n items fill. */
+static double fill(double n, double w) { return n <= 0 ? 1.0 : n / (cdiv(n, w) * w); }
+
+/* Multiply-add rate of one thread, GFLOP/s. */
+static double peak_gflops(pdnnDataType_t t)
+{
+    double g;
+    switch (pdnn_cpu_isa()) {
+    case PDNN_ISA_AVX512: g = 160.0; break;
+    case PDNN_ISA_AVX2: g = 80.0; break;
+    default: g = 16.0; break;
+    }
+    return t == PDNN_DATA_DOUBLE ? g / 2 : g;
+}
+
+typedef struct {
+    double n, g, cg, kg, ks, npix, nin; /* sizes as doubles */
+    double flops;                       /* 2 * direct multiply-adds */
+    double bytes;                       /* x, w, y read or written once */
+    bool unit_stride, one_by_one, k3s1;
+    double oh, ow;                      /* last two output dims */
+} sizes;
+
+static void sizes_of(const pdnn_conv_problem *p, sizes *s)
+{
+    pdnn_conv_geom3 g;
+    pdnn_conv_widen(p, &g);
+    const double es = p->dtype == PDNN_DATA_DOUBLE ? 8 : 4;
+    s->n = (double)p->n;
+    s->g = (double)p->g;
+    s->cg = (double)g.cg;
+    s->kg = (double)g.kg;
+    s->ks = (double)(g.kern[0] * g.kern[1] * g.kern[2]);
+    s->npix = (double)(g.out[0] * g.out[1] * g.out[2]);
+    s->nin = (double)(g.in[0] * g.in[1] * g.in[2]);
+    s->flops = 2.0 * s->n * s->g * s->kg * s->cg * s->ks * s->npix;
+    s->bytes = es * (s->n * s->g * (s->cg * s->nin + s->kg * s->npix) + s->g * s->kg * s->cg * s->ks);
+    s->unit_stride = s->one_by_one = true;
+    for (int d = 0; d < 3; d++) {
+        s->unit_stride = s->unit_stride && g.str[d] == 1;
+        s->one_by_one = s->one_by_one && g.kern[d] == 1 && g.pad[d] == 0;
+    }
+    s->k3s1 = s->unit_stride && p->nsp == 2 && g.kern[1] == 3 && g.kern[2] == 3 &&
+              g.dil[1] == 1 && g.dil[2] == 1;
+    s->oh = (double)g.out[1];
+    s->ow = (double)g.out[2];
+}
+
+/* Efficiency of the im2col + GEMM paths (conv_cpu_gemm_*.c) in direction dir. */
+static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
+{
+    double rows, pack;
+    switch (p->dir) {
+    case PDNN_CONV_FWD:
+        rows = s->kg;
+        pack = s->unit_stride ? 16 : 48;
+        break;
+    case PDNN_CONV_BWD_DATA:
+        if (s->unit_stride && s->cg >= 4) { /* forward form: C/g rows */
+            rows = s->cg;
+            pack = 16;
+        } else { /* GEMM over the taps, then col2im */
+            rows = s->cg * s->ks;
+            pack = 2 * s->ks + 48;
+        }
+        break;
+    default: /* backward filter: rows are taps, lanes K/g */
+        rows = s->kg;
+        pack = s->unit_stride ? 8 : 64;
+        break;
+    }
+    double e = 0.8 * fill(rows, 6) * rows / (rows + pack);
+    if (p->dir == PDNN_CONV_BWD_FILTER && s->unit_stride) e *= fill(s->kg, 64);
+    return e;
+}
+
+/* Winograd F(4x4, 3x3): multiply-adds of the 36 GEMMs over the (rounded-up) tiles,
+ * plus the transforms, as flops at the GEMM's rate. */
+static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
+{
+    const double tiles = cdiv(s->oh, 4) * cdiv(s->ow, 4);
+    const double gemm = 2.0 * 36 * s->n * s->g * s->kg * s->cg * tiles;
+    const double cin = p->dir == PDNN_CONV_BWD_DATA ? s->kg : s->cg;
+    const double cout = p->dir == PDNN_CONV_BWD_DATA ? s->cg : s->kg;
+    /* input and output transforms: ~ 10 flops per transformed element, at a quarter of
+     * the GEMM's rate */
+    const double tr = 4 * 10.0 * 36 * s->n * s->g * tiles * (cin + cout);
+    return gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
+}
+
+double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nthreads)
+{
+    sizes s;
+    sizes_of(p, &s);
+    const double peak = peak_gflops(p->dtype) * 1e6; /* flops per ms */
+    /* threads help when every thread gets at least ~1 MFLOP */
+    double th = s.flops / 1e6;
+    th = th < 1 ? 1 : th;
+    const double nt = nthreads < th ? nthreads : th;
+    const double overhead = 0.005; /* ms: validation, dispatch, the team's start */
+    double compute;
+    const int a = im->algo;
+    const bool ref = strncmp(im->name, "ref:", 4) == 0;
+    const bool fwd = p->dir == PDNN_CONV_FWD, bwdd = p->dir == PDNN_CONV_BWD_DATA;
+    const bool wino = fwd ? (a == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD ||
+                             a == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED)
+                      : bwdd ? (a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD ||
+                                a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED)
+                             : (a == PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD ||
+                                a == PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED);
+    const bool direct = fwd ? a == PDNN_CONVOLUTION_FWD_ALGO_DIRECT
+                            : a == 0; /* BWD_DATA_ALGO_0 / BWD_FILTER_ALGO_0 */
+    if (ref) {
+        compute = s.flops / 1.0e6; /* the plain loops: ~1 GFLOP/s per thread */
+    } else if (wino && s.k3s1) {
+        const bool fused = fwd ? a == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD
+                               : bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD;
+        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0);
+    } else if (direct && s.one_by_one) { /* GEMM without im2col */
+        const double rows = bwdd ? s.cg : s.kg;
+        compute = s.flops / (peak * 0.85 * fill(rows, 6) * rows / (rows + 8));
+    } else if (direct && s.cg == 1) { /* depthwise: bound by memory, ~25% of the FMA rate */
+        compute = s.flops / (peak * 0.25);
+    } else {
+        compute = s.flops / (peak * gemm_eff(p, &s));
+    }
+    const double memory = s.bytes / 8.0e6; /* bytes per ms at ~8 GB/s */
+    const double t = (compute > memory ? compute : memory) / nt;
+    return t + overhead;
+}
