@@ -22,12 +22,22 @@
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1;
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1;
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
 
 static const pdnn_impl *impl_1x1(pdnn_conv_dir dir)
 {
     return dir == PDNN_CONV_FWD        ? &pdnn_conv_fwd_cpu_direct_1x1
            : dir == PDNN_CONV_BWD_DATA ? &pdnn_conv_bwd_data_cpu_direct_1x1
                                        : &pdnn_conv_bwd_filter_cpu_direct_1x1;
+}
+
+static const pdnn_impl *impl_dw(pdnn_conv_dir dir)
+{
+    return dir == PDNN_CONV_FWD        ? &pdnn_conv_fwd_cpu_direct_dw
+           : dir == PDNN_CONV_BWD_DATA ? &pdnn_conv_bwd_data_cpu_direct_dw
+                                       : &pdnn_conv_bwd_filter_cpu_direct_dw;
 }
 
 /* The cuDNN algorithm each direction's direct entries serve. */
@@ -201,6 +211,149 @@ static void test_1x1_by_hand(void)
              y[2], y[3], y[4], y[5]);
 }
 
+/* ---- depthwise */
+
+/* A random depthwise problem: C = groups, multiplier 1..3, mostly 2-d. */
+static void rand_dw(tu_conv_shape *s, pdnnDataType_t t)
+{
+    memset(s, 0, sizeof *s);
+    s->t = t;
+    const int r = tu_int(0, 5);
+    s->nsp = r == 0 ? 1 : r == 1 ? 3 : 2;
+    s->n = tu_int(1, 3);
+    s->g = tu_int(1, 6);
+    s->cg = 1;
+    s->kg = tu_int(1, 3);
+    const int maxin = s->nsp == 3 ? 6 : s->nsp == 2 ? 12 : 40;
+    for (int d = 0; d < s->nsp; d++) {
+        do {
+            s->in[d] = tu_int(1, maxin);
+            s->kern[d] = tu_int(1, s->nsp == 1 ? 5 : 3);
+            s->dil[d] = tu_int(1, 2);
+            s->str[d] = tu_int(1, 3);
+            s->pb[d] = tu_int(0, 3);
+            s->pe[d] = tu_int(0, 3);
+        } while ((s->kern[d] - 1) * s->dil[d] + 1 > s->in[d] + s->pb[d] + s->pe[d]);
+    }
+    s->flip = tu_int(0, 1);
+    s->krsc = tu_int(0, 1);
+    s->xkind = tu_int(0, 2);
+    s->ykind = tu_int(0, 2);
+    tu_conv_finish_shape(s);
+}
+
+static tu_conv_shape shape_dw(pdnnDataType_t t, int n, int c, int m, int h, int w, int r,
+                              int str, int pad, int dil, int layout)
+{
+    tu_conv_shape s = tu_conv_shape2d(t, n, c, 1, m, h, w, r, r, str, pad, dil);
+    s.xkind = s.ykind = layout;
+    return s;
+}
+
+static void test_dw_random(pdnnDataType_t t, int count)
+{
+    for (int i = 0; i < count; i++) {
+        tu_conv_shape s;
+        rand_dw(&s, t);
+        check_dirs(impl_dw, &s, i % 3 != 2);
+    }
+}
+
+static void test_dw_edges(pdnnDataType_t t)
+{
+    tu_conv_shape s;
+    for (int lay = 0; lay < 3; lay++) {
+        /* rows long enough for vector blocks, 3x3 pad 1 (MobileNet), stride 1 and 2 */
+        for (int st = 1; st <= 2; st++) {
+            s = shape_dw(t, 2, 19, 1, 9, 37, 3, st, 1, 1, lay);
+            check_dirs(impl_dw, &s, true);
+        }
+        /* multiplier 2, 5x5, dilation 2, convolution mode, KRSC */
+        s = shape_dw(t, 1, 5, 2, 11, 23, 5, 1, 4, 2, lay);
+        s.flip = true;
+        s.krsc = true;
+        check_dirs(impl_dw, &s, true);
+        /* padding wider than the kernel, asymmetric; stride above the kernel */
+        s = shape_dw(t, 2, 3, 1, 6, 20, 2, 3, 4, 1, lay);
+        s.pe[1] = 0;
+        tu_conv_finish_shape(&s);
+        check_dirs(impl_dw, &s, true);
+        /* batch 1, 1x1 spatial, 1x1 filter */
+        s = shape_dw(t, 1, 7, 3, 1, 1, 1, 1, 0, 1, lay);
+        check_dirs(impl_dw, &s, true);
+        /* zero output channels: forward writes nothing, dx = beta * dx, dw is empty */
+        s = shape_dw(t, 2, 3, 0, 5, 5, 3, 1, 1, 1, lay);
+        check_dirs(impl_dw, &s, true);
+        /* random data */
+        s = shape_dw(t, 2, 21, 1, 8, 40, 3, 1, 1, 1, lay);
+        check_dirs(impl_dw, &s, false);
+    }
+    /* 1-d rows longer than the backward-data chunk (1024) */
+    memset(&s, 0, sizeof s);
+    s.t = t;
+    s.nsp = 1;
+    s.n = 1;
+    s.g = 2;
+    s.cg = 1;
+    s.kg = 2;
+    s.in[0] = 2100;
+    s.kern[0] = 3;
+    s.str[0] = s.dil[0] = 1;
+    s.pb[0] = s.pe[0] = 1;
+    tu_conv_finish_shape(&s);
+    check_dirs(impl_dw, &s, true);
+    s.str[0] = 2;
+    tu_conv_finish_shape(&s);
+    check_dirs(impl_dw, &s, true);
+    /* planes taller than one zero-padded strip (several strips), stride 1 and 2; a 1-d
+     * row longer than a strip buffer (the row path) */
+    for (int st = 1; st <= 2; st++) {
+        s = shape_dw(t, 1, 2, 1, 150, 100, 3, st, 1, 1, TU_LAYOUT_PACKED);
+        tu_conv_check(impl_dw(PDNN_CONV_FWD), &s, PDNN_CONV_FWD, true, 1.0, 0.5, 0, true);
+        tu_conv_check(impl_dw(PDNN_CONV_BWD_DATA), &s, PDNN_CONV_BWD_DATA, true, 2.0, 0.0, 0, true);
+    }
+    s.nsp = 1;
+    s.in[0] = 13000;
+    s.kern[0] = 3;
+    s.str[0] = s.dil[0] = 1;
+    s.pb[0] = s.pe[0] = 1;
+    tu_conv_finish_shape(&s);
+    tu_conv_check(impl_dw(PDNN_CONV_FWD), &s, PDNN_CONV_FWD, true, 1.0, 0.0, 0, true);
+    tu_conv_check(impl_dw(PDNN_CONV_BWD_DATA), &s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0, 0, true);
+    /* channels-last with channels beyond a vector block and a backward-filter block */
+    if (t == PDNN_DATA_FLOAT) {
+        s = shape_dw(t, 2, 70, 1, 7, 9, 3, 1, 1, 1, TU_LAYOUT_CHANNELS_LAST);
+        check_dirs(impl_dw, &s, true);
+        s = shape_dw(t, 1, 40, 1, 4, 4, 11, 1, 5, 1, TU_LAYOUT_CHANNELS_LAST); /* 121 taps */
+        check_dirs(impl_dw, &s, true);
+    }
+}
+
+static void test_dw_refusals(void)
+{
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 1, 5, 5, 3, 3, 1, 1, 1);
+    s.kern[0] = 17;
+    s.kern[1] = 17;
+    s.in[0] = s.in[1] = 20;
+    tu_conv_finish_shape(&s);
+    tu_conv_shape s2 = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 1, 1, 20, 20, 17, 17, 1, 1, 1);
+    for (int d = 0; d < 3; d++) {
+        const pdnn_impl *im = impl_dw((pdnn_conv_dir)d);
+        tu_conv_setup cs;
+        const char *why = NULL;
+        tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
+        TU_CHECK(!im->supports(&cs.p, &why) && why && *why, "dw %s: 2 channels per group refused",
+                 tu_conv_dir_name((pdnn_conv_dir)d));
+        why = NULL;
+        tu_conv_setup_init(&cs, &s2, (pdnn_conv_dir)d);
+        TU_CHECK(!im->supports(&cs.p, &why) && why && *why, "dw %s: 289 taps refused",
+                 tu_conv_dir_name((pdnn_conv_dir)d));
+        why = NULL;
+        tu_conv_setup_init(&cs, &s2, (pdnn_conv_dir)((d + 1) % 3));
+        TU_CHECK(!im->supports(&cs.p, &why) && why, "dw: wrong direction refused");
+    }
+}
+
 /* ---- through the public API */
 
 static pdnnHandle_t handle;
@@ -210,13 +363,14 @@ static pdnnHandle_t handle;
  * (run here directly on the same data), on 1 and 2 threads. (The harness's
  * tu_conv_api_check also expects a workspace one byte short to fail; an algorithm with
  * several entries instead falls back to the next one that fits - the reference - so it
- * runs here only where im needs no workspace.) */
+ * runs here only where im needs no workspace, for layouts without random gaps: the
+ * harness draws its own.) */
 static void api_reaches(const tu_conv_shape *s, pdnn_conv_dir dir, int algo, const pdnn_impl *im)
 {
     tu_conv_setup cs;
     tu_conv_setup_init(&cs, s, dir);
     const size_t want = im->workspace(&cs.p);
-    if (want == 0) {
+    if (want == 0 && s->xkind != TU_LAYOUT_GAPPED && s->ykind != TU_LAYOUT_GAPPED) {
         tu_conv_api_check(handle, s, dir, algo, im, true, 1.0, 0.5, 0);
         return;
     }
@@ -291,8 +445,11 @@ static void test_api(void)
     for (int i = 0; i < 12; i++) {
         tu_conv_shape s;
         rand_1x1(&s, i % 2 ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT);
+        s.cg += s.cg == 1; /* a depthwise 1x1 problem dispatches to cpu:direct_dw */
         const pdnn_conv_dir dir = (pdnn_conv_dir)(i % 3);
         api_reaches(&s, dir, algo_direct(dir), impl_1x1(dir));
+        rand_dw(&s, i % 2 ? PDNN_DATA_FLOAT : PDNN_DATA_DOUBLE);
+        api_reaches(&s, dir, algo_direct(dir), impl_dw(dir));
     }
     TU_OK(pdnnDestroy(handle));
 }
@@ -302,10 +459,13 @@ int main(void)
     tu_seed(4242);
     test_1x1_by_hand();
     test_1x1_refusals();
+    test_dw_refusals();
     for (int ti = 0; ti < 2; ti++) {
         const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         test_1x1_edges(t);
         test_1x1_random(t, 60);
+        test_dw_edges(t);
+        test_dw_random(t, 60);
     }
     test_api();
     printf("conv direct: %ld direction cases\n", tu_conv_cases());

@@ -17,6 +17,7 @@
 extern const pdnn_impl pdnn_conv_fwd_ref_direct;          /* "ref:direct", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_gemm;            /* "cpu:gemm", GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;      /* "cpu:direct_1x1", DIRECT */
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;       /* "cpu:direct_dw", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino;            /* "cpu:winograd_f4x3", WINOGRAD */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino_nonfused;   /* "cpu:winograd_nonfused_f4x3" */
 
@@ -24,6 +25,7 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_wino_nonfused;   /* "cpu:winograd_nonfu
 extern const pdnn_impl pdnn_conv_bwd_data_ref_direct;     /* "ref:direct", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_gemm;       /* "cpu:gemm", ALGO_1 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1; /* "cpu:direct_1x1", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;  /* "cpu:direct_dw", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino;       /* "cpu:winograd_f4x3", WINOGRAD */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
 
@@ -31,12 +33,14 @@ extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino_nonfused; /* WINOGRAD_NONFUSE
 extern const pdnn_impl pdnn_conv_bwd_filter_ref_direct;   /* "ref:direct", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_gemm;     /* "cpu:gemm", ALGO_1 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1; /* "cpu:direct_1x1", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw; /* "cpu:direct_dw", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
 
 static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
     &pdnn_conv_fwd_cpu_gemm,
     &pdnn_conv_fwd_cpu_wino,
     &pdnn_conv_fwd_cpu_wino_nonfused,
+    &pdnn_conv_fwd_cpu_direct_dw,
     &pdnn_conv_fwd_cpu_direct_1x1,
     &pdnn_conv_fwd_ref_direct,
     NULL,
@@ -46,6 +50,7 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
     &pdnn_conv_bwd_data_cpu_gemm,
     &pdnn_conv_bwd_data_cpu_wino,
     &pdnn_conv_bwd_data_cpu_wino_nonfused,
+    &pdnn_conv_bwd_data_cpu_direct_dw,
     &pdnn_conv_bwd_data_cpu_direct_1x1,
     &pdnn_conv_bwd_data_ref_direct,
     NULL,
@@ -54,6 +59,7 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
 static const pdnn_impl *const pdnn_conv_bwd_filter_impls[] = {
     &pdnn_conv_bwd_filter_cpu_gemm,
     &pdnn_conv_bwd_filter_cpu_wino_nonfused,
+    &pdnn_conv_bwd_filter_cpu_direct_dw,
     &pdnn_conv_bwd_filter_cpu_direct_1x1,
     &pdnn_conv_bwd_filter_ref_direct,
     NULL,

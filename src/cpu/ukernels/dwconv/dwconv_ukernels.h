@@ -1,0 +1,56 @@
+/* Depthwise-convolution micro-kernels (internal): plain C loops compiled once per ISA
+ * (<type>_dwconv__<isa>.c, gcc vectorizes them at the file's ISA), chosen at run time.
+ * Used by src/ops/conv/cpu/conv_cpu_direct_dw.c.
+ *
+ * Every sum adds its terms in the order written (t increasing, then j), each product
+ * rounded before its addition (no fused multiply-add: -std=c11 contracts nothing), so
+ * the results are the same at every ISA; vectors only run many outputs side by side.
+ * blend(o, acc) stores alpha * acc, plus beta * o when beta != 0 (o unread when
+ * beta == 0), a separate multiply and add. Unit strides unless a stride is given;
+ * n may be 0. */
+#ifndef PDNN_UKERNELS_DWCONV_H
+#define PDNN_UKERNELS_DWCONV_H
+
+#include <stddef.h>
+
+/* Lanes of the dot16 kernels (fixed: it sets the summation order). */
+#define PDNN_DWCONV_LANES 16
+
+#define PDNN_DWCONV_DECLARE(T, S, isa)                                                     \
+    /* y[o] = blend(y[o], sum_{t < ntap} w[t] * x[t][o * st]), o < n */                    \
+    void pdnn_##S##_dwconv_row__##isa(size_t n, size_t ntap, const T *const *x, const T *w, \
+                                      size_t st, T *y, T alpha, T beta);                   \
+    /* out[c] = blend(out[c], sum_{t < ntap} w[t][c] * s[t][c]), c < n */                  \
+    void pdnn_##S##_dwconv_chan__##isa(size_t n, size_t ntap, const T *const *s,           \
+                                       const T *const *w, T *out, T alpha, T beta);        \
+    /* acc[j % 16] += a[j] * b[j * st], j < n in increasing order */                       \
+    void pdnn_##S##_dwconv_dot16__##isa(size_t n, const T *a, const T *b, size_t st, T *acc); \
+    /* acc[c] += a[c] * b[c], c < n */                                                     \
+    void pdnn_##S##_dwconv_mac__##isa(size_t n, const T *a, const T *b, T *acc);           \
+    /* acc[j] += w * x[j], j < n */                                                        \
+    void pdnn_##S##_dwconv_axpy__##isa(size_t n, T w, const T *x, T *acc);
+
+PDNN_DWCONV_DECLARE(float, f32, scalar)
+PDNN_DWCONV_DECLARE(float, f32, avx2)
+PDNN_DWCONV_DECLARE(float, f32, avx512)
+PDNN_DWCONV_DECLARE(double, f64, scalar)
+PDNN_DWCONV_DECLARE(double, f64, avx2)
+PDNN_DWCONV_DECLARE(double, f64, avx512)
+
+#define PDNN_DWCONV_TABLE(T, S)                                                            \
+    typedef struct {                                                                       \
+        void (*row)(size_t, size_t, const T *const *, const T *, size_t, T *, T, T);       \
+        void (*chan)(size_t, size_t, const T *const *, const T *const *, T *, T, T);       \
+        void (*dot16)(size_t, const T *, const T *, size_t, T *);                          \
+        void (*mac)(size_t, const T *, const T *, T *);                                    \
+        void (*axpy)(size_t, T, const T *, T *);                                           \
+    } pdnn_##S##_dwconv_ukernels;
+
+PDNN_DWCONV_TABLE(float, f32)
+PDNN_DWCONV_TABLE(double, f64)
+
+/* The kernels for pdnn_cpu_isa(). */
+const pdnn_f32_dwconv_ukernels *pdnn_f32_dwconv_select(void);
+const pdnn_f64_dwconv_ukernels *pdnn_f64_dwconv_select(void);
+
+#endif

@@ -1,0 +1,247 @@
+/* Depthwise convolutions ("cpu:direct_dw"): forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT,
+ * backward data PDNN_CONVOLUTION_BWD_DATA_ALGO_0, backward filter
+ * PDNN_CONVOLUTION_BWD_FILTER_ALGO_0.
+ *
+ * The family: one input channel per group (C == groups), any multiplier K / C, 1-3
+ * spatial dims (at most DW_TAPS_MAX filter taps), any stride, dilation and (asymmetric)
+ * padding, convolution or cross-correlation, FLOAT or DOUBLE accumulated in the data
+ * type, packed KCRS or KRSC filter (the same memory for one channel), any tensor
+ * strides. Two loop orders, by layout:
+ *  - channels-last (x and y with unit channel stride): one output (input, for backward
+ *    data) pixel at a time, vectors over the channels; the filter is transposed once
+ *    into the workspace (taps x K) so its rows run along the channels too;
+ *  - otherwise rows: vectors along the last spatial dim (unit strides; stride 1 for the
+ *    vector blocks of forward), an interior range without bounds checks and border
+ *    elements with them.
+ * Backward filter reduces over the batch and the pixels of one channel in a fixed order
+ * (rows: DW_V lanes per tap summed at the end); threads split the channels only.
+ * Every output is one sum in the data type in an order fixed by the problem, so results
+ * do not depend on the thread count; exact on small integers.
+ *
+ * Workspace: channels-last forward and backward data: the transposed filter (K * taps
+ * elements); otherwise none. */
+#include "core/par.h"
+#include "core/registry.h"
+#include "cpu/ukernels/dwconv/dwconv_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_gemm.h"
+
+#define DW_TAPS_MAX 256 /* filter taps (prod of the filter dims) at most */
+#define DW_LANES PDNN_DWCONV_LANES /* backward filter: partial sums per tap */
+#define DW_CHUNK 1024   /* backward data: dx elements per row chunk */
+#define DW_ACC 4096     /* backward filter, channels-last: accumulator elements */
+
+typedef struct {
+    pdnn_conv_geom3 G;
+    int64_t n, g, m, k; /* batch, groups (= C), multiplier (K / C), K */
+    int64_t taps;
+    bool flip;
+} dw_geom;
+
+static void dw_init(const pdnn_conv_problem *p, dw_geom *d)
+{
+    pdnn_conv_widen(p, &d->G);
+    d->n = p->n;
+    d->g = p->g;
+    d->k = p->k;
+    d->m = p->g ? p->k / p->g : 0;
+    d->taps = d->G.kern[0] * d->G.kern[1] * d->G.kern[2];
+    d->flip = p->flip;
+}
+
+/* Filter offset of channel k at spatial tap (r0, r1, r2) (flipped for convolution). */
+static inline int64_t dw_woff(const dw_geom *d, int64_t k, int64_t r0, int64_t r1, int64_t r2)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    if (d->flip) {
+        r0 = G->kern[0] - 1 - r0;
+        r1 = G->kern[1] - 1 - r1;
+        r2 = G->kern[2] - 1 - r2;
+    }
+    return k * G->ws[0] + r0 * G->ws[2] + r1 * G->ws[3] + r2 * G->ws[4];
+}
+
+/* Threads for `units` independent outputs and about `work` multiply-adds. */
+static int dw_threads(int nthreads, int64_t units, double work)
+{
+    if (units < 2 || work < 32768.0) return 1;
+    return (int64_t)nthreads > units ? (int)units : nthreads;
+}
+
+/* Channels of a channels-last backward-filter block: taps x block accumulators. */
+static int64_t dw_chan_block(int64_t taps)
+{
+    int64_t cb = DW_ACC / (taps > 0 ? taps : 1);
+    return cb > 64 ? 64 : cb < 1 ? 1 : cb;
+}
+
+static bool dw_chan_last(const dw_geom *d)
+{
+    return d->G.xs[1] == 1 && d->G.ys[1] == 1;
+}
+
+#define DT float
+#define DS f32
+#define DUK pdnn_f32_dwconv_ukernels
+#define DSEL pdnn_f32_dwconv_select
+#include "ops/conv/cpu/conv_cpu_direct_dw_tmpl.h"
+#undef DT
+#undef DS
+#undef DUK
+#undef DSEL
+
+#define DT double
+#define DS f64
+#define DUK pdnn_f64_dwconv_ukernels
+#define DSEL pdnn_f64_dwconv_select
+#include "ops/conv/cpu/conv_cpu_direct_dw_tmpl.h"
+#undef DT
+#undef DS
+#undef DUK
+#undef DSEL
+
+static bool dw_family(const pdnn_conv_problem *p, pdnn_conv_dir dir, const char **why)
+{
+    if (!pdnn_conv_gemm_supports(p, dir, why)) return false;
+    if (p->c != p->g) {
+        *why = "not depthwise: more than one input channel per group";
+        return false;
+    }
+    int64_t taps = 1;
+    for (int d = 0; d < p->nsp; d++) {
+        taps *= p->kern[d];
+        if (taps > DW_TAPS_MAX) {
+            *why = "filter has more than 256 taps";
+            return false;
+        }
+    }
+    return true;
+}
+
+static size_t dw_workspace(const void *prob)
+{
+    const pdnn_conv_problem *p = prob;
+    if (p->dir == PDNN_CONV_BWD_FILTER) return 0;
+    dw_geom d;
+    dw_init(p, &d);
+    if (!dw_chan_last(&d) || d.k == 0) return 0;
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(d.taps, d.k, 1),
+                        p->dtype == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float));
+    return pdnn_conv_gemm_arena_bytes(&a);
+}
+
+static bool dw_supports(const void *prob, pdnn_conv_dir dir, const char **why)
+{
+    if (!dw_family(prob, dir, why)) return false;
+    if (dw_workspace(prob) == SIZE_MAX) {
+        *why = "workspace size overflows";
+        return false;
+    }
+    return true;
+}
+
+static bool fwd_supports(const void *prob, const char **why)
+{
+    return dw_supports(prob, PDNN_CONV_FWD, why);
+}
+
+static bool bwdd_supports(const void *prob, const char **why)
+{
+    return dw_supports(prob, PDNN_CONV_BWD_DATA, why);
+}
+
+static bool bwdf_supports(const void *prob, const char **why)
+{
+    return dw_supports(prob, PDNN_CONV_BWD_FILTER, why);
+}
+
+/* wT[t * K + k] = w at channel k, spatial tap t. */
+static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    for (int64_t k = 0; k < d->k; k++)
+        for (int64_t r0 = 0; r0 < G->kern[0]; r0++)
+            for (int64_t r1 = 0; r1 < G->kern[1]; r1++)
+                for (int64_t r2 = 0; r2 < G->kern[2]; r2++) {
+                    const int64_t t = (r0 * G->kern[1] + r1) * G->kern[2] + r2;
+                    const int64_t src = dw_woff(d, k, r0, r1, r2);
+                    if (es == sizeof(float))
+                        ((float *)wT)[t * d->k + k] = ((const float *)w)[src];
+                    else
+                        ((double *)wT)[t * d->k + k] = ((const double *)w)[src];
+                }
+}
+
+static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *a = args;
+    dw_geom d;
+    dw_init(p, &d);
+    const pdnn_conv_geom3 *G = &d.G;
+    const int64_t nout = G->out[0] * G->out[1] * G->out[2], nin = G->in[0] * G->in[1] * G->in[2];
+    const bool f32 = p->dtype == PDNN_DATA_FLOAT;
+    const size_t es = f32 ? sizeof(float) : sizeof(double);
+    const int nt = ctx->nthreads;
+    switch (p->dir) {
+    case PDNN_CONV_FWD:
+        if (d.k == 0 || nout == 0) return PDNN_STATUS_SUCCESS;
+        if (dw_chan_last(&d)) {
+            void *wT = pdnn_conv_gemm_arena_on(ctx->ws).base;
+            dw_transpose(&d, a->wei, wT, es);
+            if (f32)
+                fwd_nhwc_f32(&d, a->src, wT, a->dst, (float)a->alpha, (float)a->beta, nt);
+            else
+                fwd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
+        } else if (f32) {
+            fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+        } else {
+            fwd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
+        }
+        break;
+    case PDNN_CONV_BWD_DATA:
+        if (d.g == 0 || nin == 0) return PDNN_STATUS_SUCCESS;
+        if (dw_chan_last(&d)) {
+            void *wT = pdnn_conv_gemm_arena_on(ctx->ws).base;
+            if (d.k) dw_transpose(&d, a->wei, wT, es);
+            if (f32)
+                bwdd_nhwc_f32(&d, a->src, wT, a->dst, (float)a->alpha, (float)a->beta, nt);
+            else
+                bwdd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
+        } else if (f32) {
+            bwdd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+        } else {
+            bwdd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
+        }
+        break;
+    case PDNN_CONV_BWD_FILTER:
+        if (d.k == 0 || d.taps == 0) return PDNN_STATUS_SUCCESS;
+        if (dw_chan_last(&d)) {
+            if (f32)
+                bwdf_nhwc_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+            else
+                bwdf_nhwc_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
+        } else if (f32) {
+            bwdf_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+        } else {
+            bwdf_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
+        }
+        break;
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
+const pdnn_impl pdnn_conv_fwd_cpu_direct_dw = {
+    "cpu:direct_dw", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_SCALAR,
+    PDNN_IMPL_DETERMINISTIC, fwd_supports, dw_workspace, dw_exec,
+};
+
+const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw = {
+    "cpu:direct_dw", PDNN_CONVOLUTION_BWD_DATA_ALGO_0, PDNN_ISA_SCALAR,
+    PDNN_IMPL_DETERMINISTIC, bwdd_supports, dw_workspace, dw_exec,
+};
+
+const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw = {
+    "cpu:direct_dw", PDNN_CONVOLUTION_BWD_FILTER_ALGO_0, PDNN_ISA_SCALAR,
+    PDNN_IMPL_DETERMINISTIC, bwdf_supports, dw_workspace, dw_exec,
+};
