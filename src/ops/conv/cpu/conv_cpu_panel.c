@@ -126,6 +126,42 @@ void pdnn_conv_pe_gather_rows(const pdnn_conv_pe_cm *e, int64_t grp,
                         dst);
 }
 
+#define GATHER_TAPS_BODY(T)                                                              \
+    do {                                                                                 \
+        const T *s = (const T *)x;                                                       \
+        T *d = dst;                                                                      \
+        for (int64_t kk = 0; kk < kc; kk++, d += nr) {                                   \
+            const pdnn_conv_gemm_tap *tp = tap + kk;                                     \
+            const T *st = s + tp->off;                                                   \
+            int64_t j = 0;                                                               \
+            for (; j < c->n; j++) {                                                      \
+                const bool in = (uint64_t)(c->xc[0][j] + tp->e[0]) < (uint64_t)G->in[0] &&   \
+                                (uint64_t)(c->xc[1][j] + tp->e[1]) < (uint64_t)G->in[1] &&   \
+                                (uint64_t)(c->xc[2][j] + tp->e[2]) < (uint64_t)G->in[2];     \
+                d[j] = in ? st[c->xo[j]] : (T)0;                                         \
+            }                                                                            \
+            for (; j < nr; j++) d[j] = 0;                                                \
+        }                                                                                \
+    } while (0)
+
+void pdnn_conv_pe_gather_taps(const pdnn_conv_gemm_geom *g, const char *x,
+                              const pdnn_conv_pe_cols *c, const pdnn_conv_gemm_tap *tap,
+                              int64_t kc, void *dst)
+{
+    const int64_t nr = g->uk->nr;
+    if (c->interior) { /* no bounds checks: the plain gather with its fast paths */
+        int64_t ro[PDNN_GEMM_KC];
+        for (int64_t kk = 0; kk < kc; kk++) ro[kk] = tap[kk].off;
+        pdnn_conv_pe_gather(g->es, (int)nr, kc, c->n, x, ro, c->xo, dst);
+        return;
+    }
+    const pdnn_conv_geom3 *G = &g->geo;
+    if (g->es == sizeof(float))
+        GATHER_TAPS_BODY(float);
+    else
+        GATHER_TAPS_BODY(double);
+}
+
 /* ---- micro-kernel and stores */
 
 void pdnn_conv_pe_ukernel(const pdnn_gemm_ukernel *uk, int64_t mm, int64_t nn, int64_t kc,
@@ -256,7 +292,10 @@ void pdnn_conv_pe_cm_task(const pdnn_conv_pe_cm *e, const pdnn_conv_pe_tiles *tl
     const char *ag = e->a + grp * e->a_gs * es;
     for (int64_t q = q0; q < q1; q++) {
         const int64_t col0 = q * nr, ncol = min64(nr, g->ncols - col0);
-        pdnn_conv_pe_cols_at(g, col0, ncol, &cols);
+        if (e->cols)
+            e->cols(e, col0, ncol, &cols);
+        else
+            pdnn_conv_pe_cols_at(g, col0, ncol, &cols);
         const int64_t *co = e->c_is_x ? cols.xo : cols.yo;
         int64_t pc = 0;
         do {

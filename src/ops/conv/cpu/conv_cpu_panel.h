@@ -99,12 +99,21 @@ struct pdnn_conv_pe_cm {
     int64_t d_gs, d_rs;
     bool c_is_x;
     double alpha, beta;
+    /* the columns of a panel; NULL: pdnn_conv_pe_cols_at */
+    void (*cols)(const pdnn_conv_pe_cm *e, int64_t col0, int64_t n, pdnn_conv_pe_cols *c);
 };
 
 /* B(kk, col) = src[grp * s_gs + kk * s_rs + (c_is_x ? yo : xo)(col)]: the B of a 1x1
  * convolution (rows are channels). */
 void pdnn_conv_pe_gather_rows(const pdnn_conv_pe_cm *e, int64_t grp,
                               const pdnn_conv_pe_cols *c, int64_t k0, int64_t kc, void *dst);
+
+/* B rows of an im2col matrix for columns c: dst[kk * nr + j] = x[xo(j) + tap[kk].off]
+ * where every coordinate xc(j) + tap[kk].e lies inside x, else 0 (x: the group's
+ * channel 0); columns c->n .. nr - 1 zero. */
+void pdnn_conv_pe_gather_taps(const pdnn_conv_gemm_geom *g, const char *x,
+                              const pdnn_conv_pe_cols *c, const pdnn_conv_gemm_tap *tap,
+                              int64_t kc, void *dst);
 
 /* Task split of a channel-major run (depends on the thread count, never on a result):
  * rows in blocks of mbr, column panels in blocks of cbp. */
