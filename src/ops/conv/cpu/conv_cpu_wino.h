@@ -100,6 +100,17 @@ size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused);
 pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_args *a,
                                  const pdnn_ctx *ctx, bool fused);
 
+/* Stride (elements) between the 36 matrices of one transformed operand: n elements
+ * rounded so that the stride is an odd number of 64-byte lines (the 36 rows that one
+ * transform call writes or reads then fall in different L1 sets, not in one set as with
+ * power-of-2 strides). -1 stays -1 (overflow). */
+static inline int64_t pdnn_wino_xi_stride(int64_t n, size_t es)
+{
+    if (n < 0 || n > (INT64_MAX >> 4) / (int64_t)es) return -1;
+    const int64_t bytes = ((n * (int64_t)es + 127) & ~(int64_t)127) + 64;
+    return bytes / (int64_t)es;
+}
+
 /* ---- pieces for the backward filter */
 
 /* Transform op on n lanes (wino_ukernels.h), in the geometry's element type. */

@@ -26,6 +26,7 @@
 #define XI 36
 #define CHUNK_BYTES ((size_t)8 << 20) /* V + Z of one chunk */
 #define CHUNK_MAX 256                 /* tiles of one chunk, at most */
+#define DY_TILES 4                    /* tiles of one dy transpose (4 x 16 x NR in L1) */
 
 typedef struct {
     int64_t ct;  /* tiles per chunk, a multiple of nr */
@@ -35,6 +36,10 @@ typedef struct {
     int64_t zxs; /* Z per xi: B panels, [group][panel][ct][nr] */
     int64_t wxs; /* W per (group, xi): [Cg][kgp] */
     char *v, *z, *w;
+    int64_t pcs; /* P per channel: ct * 16 + 16 (so that the channels read together by
+                  * the transpose do not share L1 sets) */
+    char *p;     /* the chunk's dy tiles by channel: [group][Kg][pcs] */
+    char *s;     /* ... by tile, channels as lanes: [group][panel][ct][16][nr] */
 } bwdf_bufs;
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -51,12 +56,15 @@ static void bwdf_layout(const pdnn_wino_geom *g, pdnn_conv_gemm_arena *a, bwdf_b
     if (ct > cdiv(g->ntiles, nr) * nr) ct = cdiv(g->ntiles, nr) * nr;
     if (ct < nr) ct = nr;
     b->ct = ct;
-    b->vxs = pdnn_conv_gemm_mul3(C, ct, 1);
-    b->zxs = pdnn_conv_gemm_mul3(g->g * b->nkp, ct, nr);
-    b->wxs = pdnn_conv_gemm_mul3(g->cg, b->kgp, 1);
+    b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(C, ct, 1), g->es);
+    b->zxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * b->nkp, ct, nr), g->es);
+    b->wxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->cg, b->kgp, 1), g->es);
     b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
     b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->zxs, 1), g->es);
     b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * XI, b->wxs, 1), g->es);
+    b->pcs = ct * 16 + 16;
+    b->p = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * g->kg, b->pcs, 1), g->es);
+    b->s = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(16 * b->zxs, 1, 1), g->es);
 }
 
 static size_t bwdf_workspace(const void *prob)
@@ -81,47 +89,76 @@ static bool bwdf_supports(const void *prob, const char **why)
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
+PDNN_INLINE void copy_dy(char *d, int64_t di, const char *s, int64_t si, size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)d)[di] = ((const float *)s)[si];
+    else
+        ((double *)d)[di] = ((const double *)s)[si];
+}
+
+PDNN_INLINE void zero_dy(char *d, int64_t di, size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)d)[di] = 0.0f;
+    else
+        ((double *)d)[di] = 0.0;
+}
+
 /* Scratch of one transform call: 36 rows of the widest panel. */
 typedef union {
     double d[XI * PDNN_GEMM_NR_MAX];
     float f[XI * PDNN_GEMM_NR_MAX];
 } lanes_buf;
 
-/* Z of dy tile t of the chunk (global tile t0 + t), group grp, output channels
- * kp * nr .. (lanes; channels past Kg are zeros). */
-PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *dy,
-                         int64_t grp, int64_t t0, int64_t t, int64_t kp, size_t es)
+/* dy channel k of group grp for the chunk's nc tiles (global t0 ..): element (i, j) of
+ * tile t at p[t * 16 + 4 i + j], zeros outside dy. The channel's rows are read in
+ * order and written in order. */
+PDNN_INLINE void plane_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *dy,
+                            int64_t grp, int64_t k, int64_t t0, int64_t nc, size_t es)
 {
-    lanes_buf D;
-    char *dp = (char *)&D;
-    const int nr = g->uk->nr;
-    const int64_t tile = t0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
-    const int64_t oi = g->oh - 4 * ty, oj = g->ow - 4 * tx; /* rows, columns inside dy */
-    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
-    const int64_t base = (tile / g->tpi) * g->ys[0] + (grp * g->kg + k0) * g->ys[1] +
-                         4 * ty * g->ys[2] + 4 * tx * g->ys[3];
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            const int64_t d0 = (4 * i + j) * nr;
-            int64_t l = 0;
-            if (i < oi && j < oj) {
-                const int64_t off = base + i * g->ys[2] + j * g->ys[3];
-                for (; l < nl; l++) {
-                    if (es == sizeof(float))
-                        D.f[d0 + l] = ((const float *)dy)[off + l * g->ys[1]];
-                    else
-                        D.d[d0 + l] = ((const double *)dy)[off + l * g->ys[1]];
+    char *p = b->p + (grp * g->kg + k) * b->pcs * (int64_t)es;
+    const int64_t coff = (grp * g->kg + k) * g->ys[1], hs = g->ys[2], ws = g->ys[3];
+    for (int64_t t = 0; t < nc;) {
+        const int64_t tile = t0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
+        const int64_t len = g->tw - tx < nc - t ? g->tw - tx : nc - t;
+        const int64_t off = (tile / g->tpi) * g->ys[0] + coff;
+        for (int i = 0; i < 4; i++) {
+            const int64_t h = 4 * ty + i;
+            for (int64_t u = 0; u < len; u++) {
+                const int64_t w0 = 4 * (tx + u), d0 = (t + u) * 16 + 4 * i;
+                const int64_t src = off + h * hs + w0 * ws;
+                if (h < g->oh && w0 + 4 <= g->ow) {
+                    for (int j = 0; j < 4; j++) copy_dy(p, d0 + j, dy, src + j * ws, es);
+                } else {
+                    for (int j = 0; j < 4; j++) {
+                        if (h < g->oh && w0 + j < g->ow)
+                            copy_dy(p, d0 + j, dy, src + j * ws, es);
+                        else
+                            zero_dy(p, d0 + j, es);
+                    }
                 }
             }
-            for (; l < nr; l++) {
-                if (es == sizeof(float))
-                    D.f[d0 + l] = 0.0f;
-                else
-                    D.d[d0 + l] = 0.0;
-            }
         }
-    char *z = b->z + (((grp * b->nkp + kp) * b->ct + t) * nr) * (int64_t)es;
-    pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, dp, nr, z, b->zxs);
+        t += len;
+    }
+}
+
+/* Tiles t .. t + nt - 1 of the chunk, group grp, channel panel kp: transposed from the
+ * planes into the stage (channels as lanes; lanes past Kg stay zero), then Z = A dY A^T. */
+PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, int64_t grp, int64_t kp,
+                         int64_t t, int64_t nt, size_t es)
+{
+    const int nr = g->uk->nr;
+    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr, ps = b->pcs;
+    const char *p = b->p + ((grp * g->kg + k0) * ps + t * 16) * (int64_t)es;
+    char *st = b->s + (((grp * b->nkp + kp) * b->ct + t) * 16 * nr) * (int64_t)es;
+    for (int64_t e = 0; e < nt * 16; e++)
+        for (int64_t l = 0; l < nl; l++) copy_dy(st, e * nr + l, p, l * ps + e, es);
+    for (int64_t u = 0; u < nt; u++)
+        pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, st + u * 16 * nr * (int64_t)es, nr,
+                            b->z + (((grp * b->nkp + kp) * b->ct + t + u) * nr) * (int64_t)es,
+                            b->zxs);
 }
 
 /* W tile: rows rp * mr .. of group grp, element xi, output channels kp * nr .., plus
@@ -181,6 +218,14 @@ PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
 {
     const int nr = g->uk->nr, mr = g->uk->mr;
     const int64_t C = g->g * g->cg, mp = cdiv(g->cg, mr), nkp = b->nkp;
+    const int64_t kl = g->kg - (nkp - 1) * nr, rows = b->ct * 16; /* last panel's lanes */
+    if (kl < nr) { /* the stage's lanes past Kg stay zero */
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < g->g * rows; i++) {
+            char *st = b->s + (((i / rows * nkp + nkp - 1) * rows + i % rows) * nr) * (int64_t)es;
+            for (int64_t l = kl; l < nr; l++) zero_dy(st, l, es);
+        }
+    }
     for (int64_t t0 = 0; t0 < g->ntiles; t0 += b->ct) {
         const int64_t nc = g->ntiles - t0 < b->ct ? g->ntiles - t0 : b->ct;
         const int64_t npan = cdiv(nc, nr);
@@ -191,8 +236,14 @@ PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
                                  b->v + (cc * b->ct + q * nr) * (int64_t)es, b->vxs);
         }
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < g->g * nc * nkp; i++)
-            dy_unit(g, b, dy, i / (nc * nkp), t0, (i / nkp) % nc, i % nkp, es);
+        for (int64_t i = 0; i < g->g * g->kg; i++)
+            plane_unit(g, b, dy, i / g->kg, i % g->kg, t0, nc, es);
+        const int64_t tq = cdiv(nc, DY_TILES);
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < g->g * nkp * tq; i++) {
+            const int64_t t = (i % tq) * DY_TILES, gp = i / tq; /* gp = grp * nkp + kp */
+            dy_unit(g, b, gp / nkp, gp % nkp, t, nc - t < DY_TILES ? nc - t : DY_TILES, es);
+        }
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < g->g * XI * nkp * mp; i++)
             gemm_unit(g, b, i / (XI * nkp * mp), (i / (nkp * mp)) % XI, (i / mp) % nkp, i % mp,

@@ -365,9 +365,9 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
     if (nq < 1) nq = 1;
     b->nq = nq;
     b->nbp = nq * nr;
-    b->ups = pdnn_conv_gemm_mul3(cdiv(g->kg, mr) * mr, g->cg, 1);
-    b->vxs = pdnn_conv_gemm_mul3(g->g * nq, g->cg, nr);
-    b->mxs = pdnn_conv_gemm_mul3(g->g * g->kg, b->nbp, 1);
+    b->ups = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(cdiv(g->kg, mr) * mr, g->cg, 1), g->es);
+    b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * nq, g->cg, nr), g->es);
+    b->mxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * g->kg, b->nbp, 1), g->es);
     b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, XI, b->ups), g->es);
     b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
     b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->mxs, 1), g->es);
