@@ -203,6 +203,21 @@ PDNN_INLINE void zero_el(char *d, int64_t di, size_t es)
 WINO_ROWS(float, f32)
 WINO_ROWS(double, f64)
 
+/* Prefetch of the cache lines of bytes [p, p + n): for reading (rw 0) or writing (1). */
+static inline void prefetch_row(const char *p, int64_t n, int rw)
+{
+    for (int64_t k = 0; k < n; k += 64) {
+        if (rw)
+            __builtin_prefetch(p + k, 1);
+        else
+            __builtin_prefetch(p + k, 0);
+    }
+    if (rw)
+        __builtin_prefetch(p + n - 1, 1);
+    else
+        __builtin_prefetch(p + n - 1, 0);
+}
+
 /* A run of lanes: consecutive tiles of one tile row (image n, row ty, columns tx ..). */
 typedef struct {
     int64_t n, ty, tx, len;
@@ -266,6 +281,9 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
         if (la >= lb || g->xs[3] != 1) la = lb = 0;
         for (int i = 0; lb > la && i < 6; i++) {
             const int64_t h = h0 + i;
+            if (cc + 1 < g->g * g->cg && h >= 0 && h < g->ih) /* the next unit's rows */
+                prefetch_row(x + (coff + g->xs[1] + h * g->xs[2] + w0 + 4 * la) * (int64_t)es,
+                             (4 * (lb - la) + 2) * (int64_t)es, 0);
             if (es == sizeof(float)) {
                 const float *src = h >= 0 && h < g->ih
                                        ? (const float *)x + coff + h * g->xs[2] + w0 + 4 * la
@@ -307,6 +325,8 @@ PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
         for (int i = 0; i < 4 && 4 * r.ty + i < g->oh; i++) {
             const int64_t off =
                 r.n * g->ys[0] + kk * g->ys[1] + (4 * r.ty + i) * g->ys[2] + w0 * g->ys[3];
+            if (kk + 1 < g->g * g->kg && g->ys[3] == 1) /* the next unit's rows */
+                prefetch_row(y + (off + g->ys[1]) * (int64_t)es, wc * (int64_t)es, 1);
             if (es == sizeof(float)) {
                 const float *o = (const float *)O + 4 * i * nr + l;
                 float *d = direct ? (float *)y + off : rb.f;
