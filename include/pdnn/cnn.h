@@ -327,8 +327,9 @@ PDNN_API pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
  * - With workSpaceSizeInBytes > 0, the bytes [workSpace, workSpace + size) must not
  *   overlap the memory of any data tensor of the call (x, w, y; dx, dw, dy; z and bias
  *   for the fused call; the Ex Find functions too): BAD_PARAM.
- * - Algorithms implemented: forward DIRECT and GEMM, backward data ALGO_0 (direct) and
- *   ALGO_1 (GEMM), backward filter ALGO_0 (direct) and ALGO_1 (GEMM). Any other valid
+ * - Algorithms implemented: forward IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, DIRECT and
+ *   GEMM, backward data ALGO_0 (direct) and ALGO_1 (GEMM), backward filter ALGO_0
+ *   (direct) and ALGO_1 (GEMM). Any other valid
  *   enum value returns PDNN_STATUS_NOT_SUPPORTED; a value outside the enum BAD_PARAM.
  *   Results are deterministic and do not depend on the thread count.
  * - Statuses: NOT_INITIALIZED (handle), BAD_PARAM_NULL_POINTER (descriptor, scalar or
@@ -349,9 +350,17 @@ typedef enum {
 } pdnnConvolutionMode_t;
 
 typedef enum {
+    /** GEMM without an im2col matrix: slices of it gathered from x on the stack right
+     *  before use, the filter read in place; no workspace. Every problem GEMM serves. */
     PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM = 0,
+    /** As IMPLICIT_GEMM, through tap and pixel index tables and the packed filter kept
+     *  in the workspace (about the filter's size). Every problem GEMM serves. */
     PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
     PDNN_CONVOLUTION_FWD_ALGO_GEMM = 2,
+    /** Specialised paths first: depthwise (one input channel per group, any
+     *  multiplier; workspace: the transposed filter for channels-last), then 1x1 filters
+     *  without padding before (plain GEMMs, no im2col; workspace: the packed filter for
+     *  channels-last x and y, else none); every other problem: the reference loops. */
     PDNN_CONVOLUTION_FWD_ALGO_DIRECT = 3,
     PDNN_CONVOLUTION_FWD_ALGO_FFT = 4,
     PDNN_CONVOLUTION_FWD_ALGO_FFT_TILING = 5,
@@ -361,6 +370,8 @@ typedef enum {
 } pdnnConvolutionFwdAlgo_t;
 
 typedef enum {
+    /** Depthwise and 1x1 paths as forward DIRECT (1x1 workspace: a dW-sized buffer,
+     *  plus one packed block for channels-last), every other problem the reference. */
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0 = 0,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_1 = 1,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT = 2,
@@ -372,6 +383,8 @@ typedef enum {
 } pdnnConvolutionBwdFilterAlgo_t;
 
 typedef enum {
+    /** Depthwise and 1x1 paths as forward DIRECT (1x1 workspace: the packed filter),
+     *  every other problem the reference. */
     PDNN_CONVOLUTION_BWD_DATA_ALGO_0 = 0,
     PDNN_CONVOLUTION_BWD_DATA_ALGO_1 = 1,
     PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT = 2,

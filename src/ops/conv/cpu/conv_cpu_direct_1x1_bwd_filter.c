@@ -3,32 +3,104 @@
  *
  * Per group, with columns (n, p) over the batch and the output pixels:
  *   dW[Kg x Cg] = alpha * sum_cols dY[Kg x cols] X^T[cols x Cg] + beta * dW
- * The operand with more channels is the GEMM's A (read in place where its pixels are
- * evenly spaced and close, NCHW, else packed MR rows at a time on the stack), the other
- * is gathered into stack-resident B slices of KC pixels x NR channels. The sum over the
- * columns is cut into blocks of pdnn_conv_pe_kc() columns at fixed places and runs in
- * increasing column order; each block's products accumulate into a dW-sized buffer (the
- * workspace: one product rounding per block, as in the GEMM), which is finally blended
- * into dw. Threads split the buffer's tiles only, so results do not depend on the
- * thread count. Exact on small integers.
+ * The operand with more channels is the GEMM's A (rows: its channels), the other its B
+ * (columns: its channels); the sum over the columns runs in K blocks of at most
+ * pdnn_conv_pe_kc() columns, in increasing column order, and each block's products
+ * accumulate into a dW-sized buffer (one rounding per block, as in the GEMM) that is
+ * finally blended into dw. Two schedules, chosen by layout:
+ *  - A's pixels evenly spaced and close within an image (NCHW-like): K blocks cut at
+ *    image boundaries, A read in place; each task (rows x column panels of the buffer)
+ *    gathers its B slices (KC pixels x NR channels) into a stack buffer;
+ *  - otherwise (channels-last): K blocks cut at fixed places over the flattened
+ *    columns; for each block every thread packs a share of A's MR-row panels and B's
+ *    NR-column panels into the workspace, then the threads split the buffer's tiles.
+ * Threads split the buffer's tiles only and each block is summed the same way whoever
+ * computes it, so results do not depend on the thread count. Exact on small integers.
  *
- * Workspace: the accumulation buffer (K * C/groups elements, dW's size). */
+ * Workspace: the accumulation buffer (K * C/groups elements, dW's size); channels-last
+ * also one K block of packed A and B ((K + C) / groups * 256 elements per group). */
 #include "core/registry.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* Rows of a task block at most (A rows kept in L2 across the B slices of a K block). */
 #define BWDF_ROWS_MAX 512
+
+typedef struct {
+    const pdnn_conv_gemm_geom *g;
+    const char *a, *b;   /* A and B sources (x or dy) */
+    bool a_is_x;
+    int64_t ma, nb;      /* channels of A and B per group */
+    int64_t a_cs, b_cs;  /* their channel strides */
+    bool inplace;        /* A read in place, K blocks within images */
+    int64_t astep;       /* A's pixel step within an image (inplace) */
+    int64_t kcmax;
+    char *buf;           /* ma x nb per group, row-major */
+    char *ap, *bp;       /* packed K block (not inplace): per group */
+    int64_t apg, bpg;    /* their group strides (elements) */
+    int64_t mbr, mb, cbp, cb, ntasks;
+} bwdf_plan;
+
+/* Pixel offsets o -> sum_d o_d st_d over the output dims evenly spaced? */
+static bool pixel_step(const pdnn_conv_geom3 *G, const int64_t st[3], int64_t *step)
+{
+    int64_t s = 0, inner = 1;
+    for (int d = 2; d >= 0; d--) {
+        if (G->out[d] == 1) continue;
+        if (s == 0)
+            s = st[d];
+        else if (st[d] != s * inner)
+            return false;
+        inner *= G->out[d];
+    }
+    *step = s == 0 ? 1 : s;
+    return true;
+}
+
+static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                           bwdf_plan *pl)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    pl->g = g;
+    pl->a_is_x = G->cg > G->kg;
+    pl->ma = pl->a_is_x ? G->cg : G->kg;
+    pl->nb = pl->a_is_x ? G->kg : G->cg;
+    pl->a_cs = pl->a_is_x ? G->xs[1] : G->ys[1];
+    pl->b_cs = pl->a_is_x ? G->ys[1] : G->xs[1];
+    int64_t st[3];
+    for (int d = 0; d < 3; d++) st[d] = pl->a_is_x ? G->str[d] * G->xs[2 + d] : G->ys[2 + d];
+    pl->inplace = pixel_step(G, st, &pl->astep) && pl->astep >= 1 && pl->astep <= 4;
+    pl->kcmax = pdnn_conv_pe_kc(g->uk, g->es);
+    (void)p;
+}
+
+static void bwdf_layout(const bwdf_plan *pl, pdnn_conv_gemm_arena *a, char **buf, char **ap,
+                        char **bp)
+{
+    const pdnn_conv_gemm_geom *g = pl->g;
+    *buf = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, pl->ma, pl->nb), g->es);
+    *ap = *bp = NULL;
+    if (!pl->inplace) {
+        *ap = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, pl->ma, pl->kcmax), 1),
+                                  g->es);
+        *bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_b_elems(g->uk, pl->kcmax, pl->nb), 1),
+                                  g->es);
+    }
+}
 
 static size_t bwdf_workspace(const void *prob)
 {
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
+    bwdf_plan pl;
+    bwdf_plan_init(prob, &g, &pl);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
-    pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(g.g, g.geo.kg, g.geo.cg), g.es);
+    char *buf, *ap, *bp;
+    bwdf_layout(&pl, &a, &buf, &ap, &bp);
     return pdnn_conv_gemm_arena_bytes(&a);
 }
 
@@ -42,27 +114,19 @@ static bool bwdf_supports(const void *prob, const char **why)
     return true;
 }
 
-typedef struct {
-    const pdnn_conv_gemm_geom *g;
-    const char *a, *b;   /* A and B sources (x or dy) */
-    bool a_is_x;
-    int64_t ma, nb;      /* channels of A and B per group */
-    int64_t a_cs, b_cs;  /* their channel strides */
-    char *buf;           /* ma x nb per group, row-major */
-    int64_t mbr, mb, cbp, cb, ntasks;
-} bwdf_plan;
-
 static void bwdf_tiles(bwdf_plan *pl, int nthreads)
 {
     const pdnn_gemm_ukernel *uk = pl->g->uk;
     const int64_t mr = uk->mr, np = cdiv(pl->nb, uk->nr);
+    /* in place: few big tasks (each gathers its own B slices); packed: many small ones */
+    const int64_t want = pl->inplace ? nthreads : 4 * (int64_t)nthreads;
     pl->mbr = min64(cdiv(pl->ma, mr) * mr, BWDF_ROWS_MAX);
-    pl->cbp = np;
+    pl->cbp = pl->inplace ? np : 1;
     for (;;) {
         pl->mb = cdiv(pl->ma, pl->mbr);
         pl->cb = cdiv(np, pl->cbp);
         pl->ntasks = pl->g->g * pl->mb * pl->cb;
-        if (pl->ntasks >= nthreads) break;
+        if (pl->ntasks >= want || nthreads <= 1) break;
         /* halve the larger side, in panels */
         if (pl->cbp > 1 && pl->cbp * uk->nr >= pl->mbr)
             pl->cbp = cdiv(pl->cbp, 2);
@@ -75,7 +139,49 @@ static void bwdf_tiles(bwdf_plan *pl, int nthreads)
     }
 }
 
-static void bwdf_task(const bwdf_plan *pl, int64_t t)
+/* Columns [c0, c0 + kc): pixel offsets of A's and B's operands. */
+static void bwdf_offsets(const bwdf_plan *pl, int64_t c0, int64_t kc, int64_t *ao, int64_t *bo)
+{
+    pdnn_conv_pe_cols cols;
+    for (int64_t j0 = 0; j0 < kc; j0 += PDNN_GEMM_NR_MAX) {
+        const int64_t n = min64(PDNN_GEMM_NR_MAX, kc - j0);
+        pdnn_conv_pe_cols_at(pl->g, c0 + j0, n, &cols);
+        for (int64_t j = 0; j < n; j++) {
+            ao[j0 + j] = pl->a_is_x ? cols.xo[j] : cols.yo[j];
+            bo[j0 + j] = pl->a_is_x ? cols.yo[j] : cols.xo[j];
+        }
+    }
+}
+
+/* K block number kb -> first column and length: fixed cuts of the flattened columns, or
+ * (in place) cuts restarting at every image. */
+static int64_t bwdf_nblocks(const bwdf_plan *pl)
+{
+    const pdnn_conv_gemm_geom *g = pl->g;
+    if (!pl->inplace) return max64(cdiv(g->ncols, pl->kcmax), 1);
+    return max64(g->n * cdiv(g->npix, pl->kcmax), 1);
+}
+
+static void bwdf_block(const bwdf_plan *pl, int64_t kb, int64_t *c0, int64_t *kc)
+{
+    const pdnn_conv_gemm_geom *g = pl->g;
+    if (!pl->inplace) {
+        *c0 = kb * pl->kcmax;
+        *kc = min64(pl->kcmax, g->ncols - *c0);
+        return;
+    }
+    const int64_t per = cdiv(g->npix, pl->kcmax);
+    if (per == 0) { /* no pixels: one empty block */
+        *c0 = *kc = 0;
+        return;
+    }
+    const int64_t n = kb / per, b = kb % per;
+    *c0 = n * g->npix + b * pl->kcmax;
+    *kc = min64(pl->kcmax, g->npix - b * pl->kcmax);
+}
+
+/* In place: task t over every K block. */
+static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
 {
     const pdnn_conv_gemm_geom *g = pl->g;
     const pdnn_gemm_ukernel *uk = g->uk;
@@ -84,67 +190,123 @@ static void bwdf_task(const bwdf_plan *pl, int64_t t)
     const int64_t i0 = (r / pl->cb) * pl->mbr, i1 = min64(pl->ma, i0 + pl->mbr);
     const int64_t q0 = (r % pl->cb) * pl->cbp, q1 = min64(cdiv(pl->nb, nr), q0 + pl->cbp);
     if (i0 >= i1 || q0 >= q1) return;
-    const int64_t kcmax = pdnn_conv_pe_kc(uk, g->es), K = g->ncols;
     const char *ag = pl->a + grp * pl->ma * pl->a_cs * es;
     const char *bg = pl->b + grp * pl->nb * pl->b_cs * es;
     char *cg = pl->buf + grp * pl->ma * pl->nb * es;
     _Alignas(64) char bbuf[PDNN_CONV_PE_SLICE_BYTES];
-    _Alignas(64) char apan[PDNN_GEMM_MR_MAX * PDNN_GEMM_KC * sizeof(double)];
-    int64_t ao[PDNN_GEMM_KC], bo[PDNN_GEMM_KC], chan[PDNN_GEMM_NR_MAX > PDNN_GEMM_MR_MAX
-                                                         ? PDNN_GEMM_NR_MAX
-                                                         : PDNN_GEMM_MR_MAX];
-    pdnn_conv_pe_cols cols;
-    int64_t pc = 0;
-    do {
-        const int64_t kc = min64(kcmax, K - pc);
-        for (int64_t c0 = 0; c0 < kc; c0 += PDNN_GEMM_NR_MAX) {
-            const int64_t n = min64(PDNN_GEMM_NR_MAX, kc - c0);
-            pdnn_conv_pe_cols_at(g, pc + c0, n, &cols);
-            for (int64_t j = 0; j < n; j++) {
-                ao[c0 + j] = pl->a_is_x ? cols.xo[j] : cols.yo[j];
-                bo[c0 + j] = pl->a_is_x ? cols.yo[j] : cols.xo[j];
-            }
-        }
-        int64_t astep;
-        const bool a_inplace = kc > 0 && pdnn_conv_pe_uniform(ao, kc, &astep) && astep >= 1 &&
-                               astep <= 4;
-        const double beff = pc == 0 ? 0.0 : 1.0;
+    int64_t ao[PDNN_GEMM_KC], bo[PDNN_GEMM_KC], chan[PDNN_GEMM_NR_MAX];
+    const int64_t nblk = bwdf_nblocks(pl);
+    for (int64_t kb = 0; kb < nblk; kb++) {
+        int64_t c0, kc;
+        bwdf_block(pl, kb, &c0, &kc);
+        if (kc > 0) bwdf_offsets(pl, c0, kc, ao, bo);
+        const double beff = kb == 0 ? 0.0 : 1.0;
         for (int64_t q = q0; q < q1; q++) {
             const int64_t nn = min64(nr, pl->nb - q * nr);
             if (kc > 0) { /* B slice: kc pixels x nn channels */
                 for (int64_t j = 0; j < nn; j++) chan[j] = (q * nr + j) * pl->b_cs;
                 pdnn_conv_pe_gather(g->es, (int)nr, kc, nn, bg, bo, chan, bbuf);
             }
-            for (int64_t i = i0; i < i1; i += mr) {
-                const int64_t mm = min64(mr, i1 - i);
-                const char *a = apan;
-                int64_t rs_a = 1, cs_a = mr;
-                if (a_inplace) {
-                    a = ag + (ao[0] + i * pl->a_cs) * es;
-                    rs_a = pl->a_cs;
-                    cs_a = astep;
-                } else if (kc > 0) {
-                    for (int64_t ii = 0; ii < mm; ii++) chan[ii] = (i + ii) * pl->a_cs;
-                    pdnn_conv_pe_gather(g->es, (int)mr, kc, mm, ag, ao, chan, apan);
+            for (int64_t i = i0; i < i1; i += mr)
+                pdnn_conv_pe_ukernel(uk, min64(mr, i1 - i), nn, kc,
+                                     ag + (kc > 0 ? ao[0] + i * pl->a_cs : 0) * es, pl->a_cs,
+                                     pl->astep, bbuf, cg + (i * pl->nb + q * nr) * es, pl->nb, 1,
+                                     1.0, beff);
+        }
+    }
+}
+
+/* A panels for pixels kk0 .. kk1 - 1 of a K block of kc: pixel by pixel, each pixel's
+ * channels (stride cs) dealt to the MR-row panels (element (i, kk) of panel q at
+ * dst[q * mr * kc + kk * mr + i % mr]; rows past ma zero). */
+#define PACK_A_PIXELS(T)                                                                 \
+    do {                                                                                 \
+        const T *s = (const T *)src;                                                     \
+        T *d = (T *)dst;                                                                 \
+        for (int64_t kk = kk0; kk < kk1; kk++) {                                         \
+            const T *sp = s + ao[kk];                                                    \
+            for (int64_t q = 0; q * mr < ma; q++) {                                      \
+                T *dp = d + q * mr * kc + kk * mr;                                       \
+                const int64_t rows = ma - q * mr < mr ? ma - q * mr : mr;                \
+                int64_t i = 0;                                                           \
+                if (cs == 1)                                                             \
+                    for (; i < rows; i++) dp[i] = sp[q * mr + i];                        \
+                else                                                                     \
+                    for (; i < rows; i++) dp[i] = sp[(q * mr + i) * cs];                 \
+                for (; i < mr; i++) dp[i] = 0;                                           \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+static void pack_a_pixels(size_t es, int64_t mr, int64_t ma, int64_t kc, int64_t kk0,
+                          int64_t kk1, const char *src, const int64_t *ao, int64_t cs, char *dst)
+{
+    if (es == sizeof(float))
+        PACK_A_PIXELS(float);
+    else
+        PACK_A_PIXELS(double);
+}
+
+/* Pixels of one A packing unit. */
+#define BWDF_PACK_PIXELS 32
+
+/* Packed: inside a parallel region, every thread runs every K block. */
+static void bwdf_packed(const bwdf_plan *pl)
+{
+    const pdnn_conv_gemm_geom *g = pl->g;
+    const pdnn_gemm_ukernel *uk = g->uk;
+    const int64_t mr = uk->mr, nr = uk->nr, es = (int64_t)g->es;
+    const int64_t np = cdiv(pl->nb, nr);
+    int64_t ao[PDNN_GEMM_KC], bo[PDNN_GEMM_KC], chan[PDNN_GEMM_NR_MAX];
+    const int64_t nblk = bwdf_nblocks(pl);
+    for (int64_t kb = 0; kb < nblk; kb++) {
+        int64_t c0, kc;
+        bwdf_block(pl, kb, &c0, &kc);
+        if (kc > 0) {
+            bwdf_offsets(pl, c0, kc, ao, bo);
+            const int64_t pu = cdiv(kc, BWDF_PACK_PIXELS); /* A units per group */
+#pragma omp for schedule(static)
+            for (int64_t u = 0; u < g->g * (pu + np); u++) {
+                const int64_t grp = u / (pu + np), q = u % (pu + np);
+                if (q < pu) { /* A panels: every channel of pixels q * 32 .. */
+                    pack_a_pixels(g->es, mr, pl->ma, kc, q * BWDF_PACK_PIXELS,
+                                  min64(kc, (q + 1) * BWDF_PACK_PIXELS),
+                                  pl->a + grp * pl->ma * pl->a_cs * es, ao, pl->a_cs,
+                                  pl->ap + grp * pl->apg * es);
+                } else { /* B panel: kc pixels x nr channels */
+                    const int64_t c = (q - pu) * nr, nn = min64(nr, pl->nb - c);
+                    for (int64_t j = 0; j < nn; j++) chan[j] = (c + j) * pl->b_cs;
+                    pdnn_conv_pe_gather(g->es, (int)nr, kc, nn, pl->b + grp * pl->nb * pl->b_cs * es,
+                                        bo, chan, pl->bp + (grp * pl->bpg + c * kc) * es);
                 }
-                pdnn_conv_pe_ukernel(uk, mm, nn, kc, a, rs_a, cs_a, bbuf,
-                                     cg + (i * pl->nb + q * nr) * es, pl->nb, 1, 1.0, beff);
             }
         }
-        pc += kc;
-    } while (pc < K);
+        const double beff = kb == 0 ? 0.0 : 1.0;
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < pl->ntasks; t++) {
+            const int64_t per = pl->mb * pl->cb, grp = t / per, r = t % per;
+            const int64_t i0 = (r / pl->cb) * pl->mbr, i1 = min64(pl->ma, i0 + pl->mbr);
+            const int64_t q = r % pl->cb, nn = min64(nr, pl->nb - q * nr);
+            char *cg = pl->buf + grp * pl->ma * pl->nb * es;
+            for (int64_t i = i0; i < i1; i += mr)
+                pdnn_conv_pe_ukernel(uk, min64(mr, i1 - i), nn, kc,
+                                     pl->ap + (grp * pl->apg + i * kc) * es, 1, mr,
+                                     pl->bp + (grp * pl->bpg + q * nr * kc) * es,
+                                     cg + (i * pl->nb + q * nr) * es, pl->nb, 1, 1.0, beff);
+        }
+    }
 }
 
 /* dw[k, c] = alpha * buf + beta * dw (dw unread when beta == 0), in the data type. */
 #define BLEND_DW(T)                                                                      \
     do {                                                                                 \
-        const T *bb = (const T *)pl.buf;                                                \
+        const T *bb = (const T *)pl.buf;                                                 \
         T *dd = (T *)dw;                                                                 \
         const T al = (T)alpha, be = (T)beta;                                             \
         for (int64_t c = 0; c < cg; c++) {                                               \
             const int64_t kk = row % kg, grp = row / kg;                                 \
-            const T s = pl.a_is_x ? bb[(grp * cg + c) * kg + kk]                        \
-                                   : bb[(grp * kg + kk) * cg + c];                       \
+            const T s = pl.a_is_x ? bb[(grp * cg + c) * kg + kk]                         \
+                                  : bb[(grp * kg + kk) * cg + c];                        \
             T *e = dd + row * ws0 + c * ws1;                                             \
             T v = al * s;                                                                \
             if (be != 0) {                                                               \
@@ -163,25 +325,26 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom_init(p, &g);
     const int64_t kg = g.geo.kg, cg = g.geo.cg, ws0 = p->ws[0], ws1 = p->ws[1];
     if (kg == 0 || cg == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
-    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdf_plan pl;
-    pl.g = &g;
-    pl.a_is_x = cg > kg;
+    bwdf_plan_init(p, &g, &pl);
     pl.a = pl.a_is_x ? arg->src : arg->wei;
     pl.b = pl.a_is_x ? arg->wei : arg->src;
-    pl.ma = pl.a_is_x ? cg : kg;
-    pl.nb = pl.a_is_x ? kg : cg;
-    pl.a_cs = pl.a_is_x ? g.geo.xs[1] : g.geo.ys[1];
-    pl.b_cs = pl.a_is_x ? g.geo.ys[1] : g.geo.xs[1];
-    pl.buf = pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(g.g, kg, cg), g.es);
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
+    bwdf_layout(&pl, &ar, &pl.buf, &pl.ap, &pl.bp);
+    pl.apg = pdnn_gemm_packed_a_elems(g.uk, pl.ma, pl.kcmax);
+    pl.bpg = pdnn_gemm_packed_b_elems(g.uk, pl.kcmax, pl.nb);
     const int nt = ctx->nthreads;
     bwdf_tiles(&pl, nt);
     const double alpha = arg->alpha, beta = arg->beta;
     char *dw = arg->dst;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
+        if (pl.inplace) {
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < pl.ntasks; t++) bwdf_task(&pl, t);
+            for (int64_t t = 0; t < pl.ntasks; t++) bwdf_task_inplace(&pl, t);
+        } else {
+            bwdf_packed(&pl);
+        }
 #pragma omp for schedule(static)
         for (int64_t row = 0; row < g.g * kg; row++) {
             if (g.es == sizeof(float))

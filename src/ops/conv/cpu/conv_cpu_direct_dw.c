@@ -10,9 +10,13 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
- *  - otherwise rows: vectors along the last spatial dim (unit strides; stride 1 for the
- *    vector blocks of forward), an interior range without bounds checks and border
- *    elements with them.
+ *  - otherwise, for 1-d and 2-d problems with unit strides along the rows (forward; and
+ *    backward data at stride 1, as the correlation of dy with the rotated filter):
+ *    zero-padded plane strips on the stack, whole vectors over every output row
+ *    (stride phases stored apart), the padding taps adding w * 0 as im2col's zeros do
+ *    in the GEMM algorithms (an Inf or NaN weight then also reaches border outputs);
+ *  - otherwise rows: vectors along the last spatial dim where its strides are 1, an
+ *    interior range without bounds checks and border elements with them.
  * Backward filter reduces over the batch and the pixels of one channel in a fixed order
  * (rows: DW_V lanes per tap summed at the end); threads split the channels only.
  * Every output is one sum in the data type in an order fixed by the problem, so results

@@ -276,6 +276,10 @@ pdnn_conv_pe_tiles pdnn_conv_pe_cm_tiles(const pdnn_conv_pe_cm *e, int nthreads)
     return t;
 }
 
+/* Column panels sharing one pass over the rows (their slices fill the stack buffer
+ * when K is small). */
+#define CM_GROUP_MAX 4
+
 void pdnn_conv_pe_cm_task(const pdnn_conv_pe_cm *e, const pdnn_conv_pe_tiles *tl, int64_t t)
 {
     const pdnn_conv_gemm_geom *g = e->g;
@@ -286,27 +290,34 @@ void pdnn_conv_pe_cm_task(const pdnn_conv_pe_cm *e, const pdnn_conv_pe_tiles *tl
     const int64_t q0 = (r % tl->cb) * tl->cbp, q1 = min64(cdiv(g->ncols, nr), q0 + tl->cbp);
     if (i0 >= i1) return;
     const int64_t kcmax = pdnn_conv_pe_kc(uk, g->es);
+    const int64_t slice = min64(kcmax, max64(e->k, 1)) * nr * es; /* bytes of a full slice */
+    const int64_t gmax = min64(CM_GROUP_MAX, max64(1, (int64_t)PDNN_CONV_PE_SLICE_BYTES / slice));
     _Alignas(64) char bbuf[PDNN_CONV_PE_SLICE_BYTES];
-    pdnn_conv_pe_cols cols;
+    pdnn_conv_pe_cols cols[CM_GROUP_MAX];
     char *cg = e->dst + grp * e->d_gs * es;
     const char *ag = e->a + grp * e->a_gs * es;
-    for (int64_t q = q0; q < q1; q++) {
-        const int64_t col0 = q * nr, ncol = min64(nr, g->ncols - col0);
-        if (e->cols)
-            e->cols(e, col0, ncol, &cols);
-        else
-            pdnn_conv_pe_cols_at(g, col0, ncol, &cols);
-        const int64_t *co = e->c_is_x ? cols.xo : cols.yo;
+    for (int64_t qa = q0; qa < q1; qa += gmax) {
+        const int64_t ng = min64(gmax, q1 - qa);
+        for (int64_t u = 0; u < ng; u++) {
+            const int64_t col0 = (qa + u) * nr, ncol = min64(nr, g->ncols - col0);
+            if (e->cols)
+                e->cols(e, col0, ncol, &cols[u]);
+            else
+                pdnn_conv_pe_cols_at(g, col0, ncol, &cols[u]);
+        }
         int64_t pc = 0;
         do {
             const int64_t kc = min64(kcmax, e->k - pc);
-            if (kc > 0) e->gather(e, grp, &cols, pc, kc, bbuf);
+            for (int64_t u = 0; u < ng && kc > 0; u++)
+                e->gather(e, grp, &cols[u], pc, kc, bbuf + u * kc * nr * es);
             const double beff = pc == 0 ? e->beta : 1.0;
             for (int64_t i = i0; i < i1; i += mr) {
                 const char *a = ag + ((i / mr) * e->a_ps + pc * e->a_cs) * es;
-                pdnn_conv_pe_store_cols(uk, g->es, min64(mr, i1 - i), ncol, kc, a, e->a_rs,
-                                        e->a_cs, bbuf, cg + i * e->d_rs * es, e->d_rs, co,
-                                        e->alpha, beff);
+                for (int64_t u = 0; u < ng; u++)
+                    pdnn_conv_pe_store_cols(uk, g->es, min64(mr, i1 - i), cols[u].n, kc, a, e->a_rs,
+                                            e->a_cs, bbuf + u * kc * nr * es, cg + i * e->d_rs * es,
+                                            e->d_rs, e->c_is_x ? cols[u].xo : cols[u].yo, e->alpha,
+                                            beff);
             }
             pc += kc;
         } while (pc < e->k);
