@@ -1,0 +1,74 @@
+/* The run packers (src/cpu/ukernels/pack): every ISA this CPU runs (scalar, AVX2,
+ * AVX-512) against the definition written here: random runs (lengths 1..nr, the last
+ * ending at the row's end or not, runs of one element), 4- and 8-byte elements, rows
+ * partly valid (zeros after nvalid), a source whose only readable bytes after the last
+ * run are the documented 64 (the rest of the buffer poisoned; the destination rows'
+ * lanes past nr never written: a guard row after the panel must keep its sentinel). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/isa.h"
+#include "cpu/ukernels/pack/pack_runs.h"
+#include "testutil.h"
+
+static void check(pdnn_pack_runs_fn fn, const char *isa, size_t es, int iter)
+{
+    const int64_t nr = tu_int(0, 1) ? 64 : (int64_t)tu_int(1, 40);
+    const int64_t ntap = tu_int(1, 9);
+    /* runs tile [0, nvalid) in increasing order */
+    pdnn_pack_run runs[64];
+    int nrun = 0;
+    const int64_t nvalid = tu_int(0, 3) == 0 ? tu_int(0, (int)nr) : nr;
+    for (int64_t j = 0; j < nvalid;) {
+        const int64_t len = 1 + tu_int(0, (int)(nvalid - j - 1));
+        runs[nrun].j0 = j;
+        runs[nrun].len = len;
+        runs[nrun].base = tu_int(0, 200);
+        nrun++;
+        j += len;
+    }
+    int64_t toff[16], maxend = 0;
+    for (int64_t t = 0; t < ntap; t++) {
+        toff[t] = tu_int(0, 100);
+        for (int r = 0; r < nrun; r++) {
+            const int64_t e = toff[t] + runs[r].base + runs[r].len;
+            if (e > maxend) maxend = e;
+        }
+    }
+    const int64_t srcn = maxend + (int64_t)(PDNN_PACK_RUNS_OVERREAD / es);
+    char *src = malloc((size_t)srcn * es);
+    for (int64_t i = 0; i < srcn * (int64_t)es; i++) src[i] = (char)tu_int(0, 255);
+    const int64_t dstn = (ntap + 1) * nr; /* + a guard row */
+    char *dst = malloc((size_t)dstn * es), *want = malloc((size_t)dstn * es);
+    memset(dst, 0x5a, (size_t)dstn * es);
+    memset(want, 0x5a, (size_t)dstn * es);
+    for (int64_t t = 0; t < ntap; t++) {
+        memset(want + t * nr * (int64_t)es, 0, (size_t)nr * es);
+        for (int r = 0; r < nrun; r++)
+            memcpy(want + (t * nr + runs[r].j0) * (int64_t)es,
+                   src + (toff[t] + runs[r].base) * (int64_t)es, (size_t)runs[r].len * es);
+    }
+    fn(es, ntap, toff, src, nrun, runs, nvalid, nr, dst);
+    TU_CHECK(memcmp(dst, want, (size_t)dstn * es) == 0,
+             "%s es=%zu iter %d: nr=%lld ntap=%lld nvalid=%lld nrun=%d: packed panel differs", isa,
+             es, iter, (long long)nr, (long long)ntap, (long long)nvalid, nrun);
+    free(src), free(dst), free(want);
+}
+
+int main(void)
+{
+    tu_seed(99);
+    static const char *const caps[] = {"scalar", "avx2", "avx512"};
+    static const pdnn_isa lv[] = {PDNN_ISA_SCALAR, PDNN_ISA_AVX2, PDNN_ISA_AVX512};
+    static const pdnn_pack_runs_fn fns[] = {pdnn_pack_runs__scalar, pdnn_pack_runs__avx2,
+                                            pdnn_pack_runs__avx512};
+    for (int c = 0; c < 3; c++) {
+        if (lv[c] > pdnn_cpu_isa_detected()) continue;
+        setenv("PDNN_MAX_CPU_ISA", caps[c], 1);
+        TU_CHECK(pdnn_pack_runs_select() == fns[c], "cap %s selects another packer", caps[c]);
+        for (int it = 0; it < 400; it++) check(fns[c], caps[c], it % 2 ? 8 : 4, it);
+    }
+    unsetenv("PDNN_MAX_CPU_ISA");
+    return tu_finish("ukernel/pack_runs");
+}
