@@ -150,6 +150,9 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         compute = s.flops / (peak * 0.25);
     } else {
         compute = s.flops / (peak * gemm_eff(p, &s));
+        /* the implicit forms gather their columns through tables or bounds checks */
+        if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) compute *= 1.3;
+        if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) compute *= 1.1;
     }
     const double memory = s.bytes / 8.0e6; /* bytes per ms at ~8 GB/s */
     const double t = (compute > memory ? compute : memory) / nt;
