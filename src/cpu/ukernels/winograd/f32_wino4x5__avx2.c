@@ -1,0 +1,8 @@
+/* f32 Winograd F(4x4, 5x5) transform micro-kernels, plain C compiled for
+ * AVX2 + FMA3 (no FMA contraction under -std=c11).
+ * Contract in wino_ukernels.h, arithmetic in wino4x5_tmpl.h. */
+#include "cpu/ukernels/winograd/wino_ukernels.h"
+
+#define UK_T float
+#define UK_NAME(op) pdnn_f32_wino4x5_##op##__avx2
+#include "cpu/ukernels/winograd/wino4x5_tmpl.h"

@@ -1,0 +1,8 @@
+/* f64 Winograd F(4x4, 5x5) transform micro-kernels, plain C compiled for
+ * baseline x86-64 (SSE2).
+ * Contract in wino_ukernels.h, arithmetic in wino4x5_tmpl.h. */
+#include "cpu/ukernels/winograd/wino_ukernels.h"
+
+#define UK_T double
+#define UK_NAME(op) pdnn_f64_wino4x5_##op##__scalar
+#include "cpu/ukernels/winograd/wino4x5_tmpl.h"

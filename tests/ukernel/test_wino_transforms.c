@@ -1,0 +1,299 @@
+/* The Winograd transform micro-kernels (src/cpu/ukernels/winograd), F(4x4, 3x3) and
+ * F(4x4, 5x5), f32 and f64, every ISA this CPU runs, against the transform matrices
+ * written out below and applied naively in double:
+ *  - the matrices themselves first: sum_p A^T[i][p] G[p][k] B^T[p][j] == [j == i + k]
+ *    (in double: exact up to the rounding of G's fractions, within 16 ulps of the sum
+ *    of the terms' magnitudes);
+ *  - each kernel (in, flt, out, dyt, fltinv) on random data with lane counts 0, 1, a few,
+ *    the 64-lane block and past it, gapped element strides: every element within a few
+ *    ulps of the sum of its terms' magnitudes, and the lanes and gaps outside untouched;
+ *  - the composition: out(flt(g) . in(d)) is the 2-d correlation of d and g, and
+ *    fltinv(in(d) . dyt(dy)) is the gradient sum_ij dy[i][j] d[i + r][j + s]
+ *    (f64 within 1e-13 relative, f32 within 1e-5). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/isa.h"
+#include "cpu/ukernels/winograd/wino_ukernels.h"
+#include "testutil.h"
+
+enum { OP_IN, OP_FLT, OP_OUT, OP_DYT, OP_FLTINV, NOPS };
+static const char *const op_names[NOPS] = {"in", "flt", "out", "dyt", "fltinv"};
+
+typedef struct {
+    const char *name;
+    pdnn_isa isa;
+    pdnn_f32_wino_fn f32[NOPS];
+    pdnn_f64_wino_fn f64[NOPS];
+} kset;
+
+#define KSET(v, isa, id)                                                                     \
+    {#v "__" #isa,                                                                           \
+     id,                                                                                     \
+     {pdnn_f32_wino##v##_in__##isa, pdnn_f32_wino##v##_flt__##isa,                           \
+      pdnn_f32_wino##v##_out__##isa, pdnn_f32_wino##v##_dyt__##isa,                          \
+      pdnn_f32_wino##v##_fltinv__##isa},                                                     \
+     {pdnn_f64_wino##v##_in__##isa, pdnn_f64_wino##v##_flt__##isa,                           \
+      pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                          \
+      pdnn_f64_wino##v##_fltinv__##isa}}
+
+/* One variant: r taps, alpha = 4 + r - 1 points, its matrices (row-major, alpha <= 8,
+ * r <= 5) and its kernels at each ISA. */
+typedef struct {
+    int r, a;
+    double bt[8][8]; /* B^T: a x a */
+    double g[8][5];  /* G: a x r */
+    double at[4][8]; /* A^T: 4 x a */
+    kset k[3];
+} variant;
+
+#define S6 (1.0 / 6)
+#define S12 (1.0 / 12)
+#define S24 (1.0 / 24)
+static const variant v43 = {
+    3,
+    6,
+    {{4, 0, -5, 0, 1, 0},
+     {0, -4, -4, 1, 1, 0},
+     {0, 4, -4, -1, 1, 0},
+     {0, -2, -1, 2, 1, 0},
+     {0, 2, -1, -2, 1, 0},
+     {0, 4, 0, -5, 0, 1}},
+    {{0.25, 0, 0}, {-S6, -S6, -S6}, {-S6, S6, -S6}, {S24, S12, S6}, {S24, -S12, S6}, {0, 0, 1}},
+    {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}},
+    {KSET(4x3, scalar, PDNN_ISA_SCALAR), KSET(4x3, avx2, PDNN_ISA_AVX2),
+     KSET(4x3, avx512, PDNN_ISA_AVX512)},
+};
+
+/* F(4x4, 5x5), points 0, 1, -1, 2, -2, 1/2, -1/2, infinity; G = diag(c) Gi with
+ * c = (1/4, -1/18, -1/18, 1/360, 1/360, 1/360, 1/360, 1/4) (wino4x5_tmpl.h). */
+#define C1 (-1.0 / 18)
+#define C3 (1.0 / 360)
+static const variant v45 = {
+    5,
+    8,
+    {{4, 0, -21, 0, 21, 0, -4, 0},
+     {0, 4, 4, -17, -17, 4, 4, 0},
+     {0, -4, 4, 17, -17, -4, 4, 0},
+     {0, 2, 1, -10, -5, 8, 4, 0},
+     {0, -2, 1, 10, -5, -8, 4, 0},
+     {0, 4, 8, -5, -10, 1, 2, 0},
+     {0, -4, 8, 5, -10, -1, 2, 0},
+     {0, -4, 0, 21, 0, -21, 0, 4}},
+    {{0.25, 0, 0, 0, 0},
+     {C1, C1, C1, C1, C1},
+     {C1, -C1, C1, -C1, C1},
+     {C3, 2 * C3, 4 * C3, 8 * C3, 16 * C3},
+     {C3, -2 * C3, 4 * C3, -8 * C3, 16 * C3},
+     {16 * C3, 8 * C3, 4 * C3, 2 * C3, C3},
+     {16 * C3, -8 * C3, 4 * C3, -2 * C3, C3},
+     {0, 0, 0, 0, 0.25}},
+    {{1, 1, 1, 1, 1, 8, 8, 0},
+     {0, 1, -1, 2, -2, 4, -4, 0},
+     {0, 1, 1, 4, 4, 2, 2, 0},
+     {0, 1, -1, 8, -8, 1, -1, 1}},
+    {KSET(4x5, scalar, PDNN_ISA_SCALAR), KSET(4x5, avx2, PDNN_ISA_AVX2),
+     KSET(4x5, avx512, PDNN_ISA_AVX512)},
+};
+
+/* sum_p A^T[i][p] G[p][k] B^T[p][j] == [j == i + k] */
+static void check_identity(const variant *v)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < v->a; j++)
+            for (int k = 0; k < v->r; k++) {
+                double s = 0, mag = 0;
+                for (int p = 0; p < v->a; p++) {
+                    s += v->at[i][p] * v->g[p][k] * v->bt[p][j];
+                    mag += fabs(v->at[i][p] * v->g[p][k] * v->bt[p][j]);
+                }
+                const double want = j == i + k ? 1.0 : 0.0;
+                TU_CHECK(fabs(s - want) <= 16 * 0x1p-53 * mag, "F(4,%d) identity (%d,%d,%d): %.17g", v->r, i,
+                         j, k, s);
+            }
+}
+
+/* An operator as two matrices: out = L X R^T with L (no x ni), R (no2 x ni2); sizes of
+ * the input ni x ni2 and output no x no2. */
+typedef struct {
+    int ni, ni2, no, no2;
+    double l[8][8], rm[8][8];
+} op_mats;
+
+static void op_of(const variant *v, int op, op_mats *m)
+{
+    memset(m, 0, sizeof *m);
+    const int a = v->a, r = v->r;
+    switch (op) {
+    case OP_IN: /* B^T D B */
+        m->ni = m->ni2 = m->no = m->no2 = a;
+        for (int p = 0; p < a; p++)
+            for (int q = 0; q < a; q++) m->l[p][q] = m->rm[p][q] = v->bt[p][q];
+        break;
+    case OP_FLT: /* G g G^T */
+        m->ni = m->ni2 = r;
+        m->no = m->no2 = a;
+        for (int p = 0; p < a; p++)
+            for (int k = 0; k < r; k++) m->l[p][k] = m->rm[p][k] = v->g[p][k];
+        break;
+    case OP_OUT: /* A^T M A */
+        m->ni = m->ni2 = a;
+        m->no = m->no2 = 4;
+        for (int i = 0; i < 4; i++)
+            for (int p = 0; p < a; p++) m->l[i][p] = m->rm[i][p] = v->at[i][p];
+        break;
+    case OP_DYT: /* A dY A^T */
+        m->ni = m->ni2 = 4;
+        m->no = m->no2 = a;
+        for (int p = 0; p < a; p++)
+            for (int i = 0; i < 4; i++) m->l[p][i] = m->rm[p][i] = v->at[i][p];
+        break;
+    default: /* G^T W G */
+        m->ni = m->ni2 = a;
+        m->no = m->no2 = r;
+        for (int k = 0; k < r; k++)
+            for (int p = 0; p < a; p++) m->l[k][p] = m->rm[k][p] = v->g[p][k];
+        break;
+    }
+}
+
+/* out[e] (and the sum of its terms' magnitudes) of operator m on x (row-major). */
+static void apply(const op_mats *m, const double *x, double *out, double *mag)
+{
+    for (int i = 0; i < m->no; i++)
+        for (int j = 0; j < m->no2; j++) {
+            double s = 0, a = 0;
+            for (int p = 0; p < m->ni; p++)
+                for (int q = 0; q < m->ni2; q++) {
+                    const double t = m->l[i][p] * x[p * m->ni2 + q] * m->rm[j][q];
+                    s += t;
+                    a += fabs(t);
+                }
+            out[i * m->no2 + j] = s;
+            mag[i * m->no2 + j] = a;
+        }
+}
+
+/* Kernel op of set k at type t on n lanes, element strides ss / ds (>= n, gaps
+ * poisoned / guarded). */
+static void check_kernel(const variant *v, const kset *k, int op, pdnnDataType_t t, size_t n)
+{
+    op_mats m;
+    op_of(v, op, &m);
+    const size_t ss = n + (size_t)tu_int(0, 3), ds = n + (size_t)tu_int(0, 3);
+    const int ni = m.ni * m.ni2, no = m.no * m.no2;
+    const size_t sn = (size_t)ni * ss + 1, dn = (size_t)no * ds + 1;
+    void *s = tu_alloc(t, sn), *d = tu_alloc(t, dn);
+    tu_poison(s, t, sn);
+    for (int e = 0; e < ni; e++)
+        for (size_t l = 0; l < n; l++) tu_put(s, t, e * ss + l, tu_uniform(-1, 1));
+    for (size_t i = 0; i < dn; i++) tu_put(d, t, i, 12345.0);
+    if (t == PDNN_DATA_FLOAT)
+        k->f32[op](n, s, (ptrdiff_t)ss, d, (ptrdiff_t)ds);
+    else
+        k->f64[op](n, s, (ptrdiff_t)ss, d, (ptrdiff_t)ds);
+    const double eps = t == PDNN_DATA_FLOAT ? 0x1p-24 : 0x1p-53;
+    double x[64], ref[64], mag[64];
+    size_t bad = 0;
+    double worst = 0;
+    for (size_t l = 0; l < n; l++) {
+        for (int e = 0; e < ni; e++) x[e] = tu_get(s, t, e * ss + l);
+        apply(&m, x, ref, mag);
+        for (int e = 0; e < no; e++) {
+            const double got = tu_get(d, t, e * ds + l);
+            const double err = fabs(got - ref[e]) / (mag[e] > 0 ? mag[e] : 1.0);
+            if (!(err <= 32 * eps)) bad++;
+            if (err > worst || err != err) worst = err;
+        }
+    }
+    size_t touched = 0;
+    for (int e = 0; e <= no; e++)
+        for (size_t l = e == no ? 0 : n; l < (e == no ? 1 : ds); l++)
+            if (tu_get(d, t, e * ds + l) != 12345.0) touched++;
+    TU_CHECK(bad == 0, "F(4,%d) %s_%s %s n=%zu: %zu elements off (worst %.3g eps)", v->r,
+             op_names[op], k->name, t == PDNN_DATA_FLOAT ? "f32" : "f64", n, bad, worst / eps);
+    TU_CHECK(touched == 0, "F(4,%d) %s_%s n=%zu: %zu elements outside the lanes written", v->r,
+             op_names[op], k->name, n, touched);
+    free(s);
+    free(d);
+}
+
+/* The kernels composed (n lanes): forward correlation and the filter gradient. */
+static void check_composed(const variant *v, const kset *k, pdnnDataType_t t, size_t n)
+{
+    const int a = v->a, r = v->r, aa = a * a;
+    void *dd = tu_alloc(t, (size_t)aa * n), *gg = tu_alloc(t, (size_t)r * r * n);
+    void *dy = tu_alloc(t, 16 * n), *vv = tu_alloc(t, (size_t)aa * n);
+    void *uu = tu_alloc(t, (size_t)aa * n), *yy = tu_alloc(t, 16 * n);
+    void *dg = tu_alloc(t, (size_t)r * r * n);
+    tu_fill_uniform(dd, t, (size_t)aa * n, -1, 1);
+    tu_fill_uniform(gg, t, (size_t)r * r * n, -1, 1);
+    tu_fill_uniform(dy, t, 16 * n, -1, 1);
+    const ptrdiff_t pn = (ptrdiff_t)n;
+    if (t == PDNN_DATA_FLOAT) {
+        k->f32[OP_IN](n, dd, pn, vv, pn);
+        k->f32[OP_FLT](n, gg, pn, uu, pn);
+        for (size_t i = 0; i < (size_t)aa * n; i++) ((float *)uu)[i] *= ((float *)vv)[i];
+        k->f32[OP_OUT](n, uu, pn, yy, pn);
+        k->f32[OP_DYT](n, dy, pn, uu, pn);
+        for (size_t i = 0; i < (size_t)aa * n; i++) ((float *)uu)[i] *= ((float *)vv)[i];
+        k->f32[OP_FLTINV](n, uu, pn, dg, pn);
+    } else {
+        k->f64[OP_IN](n, dd, pn, vv, pn);
+        k->f64[OP_FLT](n, gg, pn, uu, pn);
+        for (size_t i = 0; i < (size_t)aa * n; i++) ((double *)uu)[i] *= ((double *)vv)[i];
+        k->f64[OP_OUT](n, uu, pn, yy, pn);
+        k->f64[OP_DYT](n, dy, pn, uu, pn);
+        for (size_t i = 0; i < (size_t)aa * n; i++) ((double *)uu)[i] *= ((double *)vv)[i];
+        k->f64[OP_FLTINV](n, uu, pn, dg, pn);
+    }
+    double *ry = calloc(16 * n, sizeof(double)), *rg = calloc((size_t)r * r * n, sizeof(double));
+    for (size_t l = 0; l < n; l++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                for (int p = 0; p < r; p++)
+                    for (int q = 0; q < r; q++) {
+                        const double dv = tu_get(dd, t, (size_t)((i + p) * a + j + q) * n + l);
+                        ry[(size_t)(4 * i + j) * n + l] += dv * tu_get(gg, t, (size_t)(p * r + q) * n + l);
+                        rg[(size_t)(p * r + q) * n + l] += dv * tu_get(dy, t, (size_t)(4 * i + j) * n + l);
+                    }
+    const double tol = t == PDNN_DATA_FLOAT ? 1e-5 : 1e-13;
+    const double ey = tu_rel_err(ry, yy, t, 16 * n), eg = tu_rel_err(rg, dg, t, (size_t)r * r * n);
+    TU_CHECK(ey <= tol, "F(4,%d) %s composed forward: relative error %.3g", v->r, k->name, ey);
+    TU_CHECK(eg <= tol, "F(4,%d) %s composed filter gradient: relative error %.3g", v->r, k->name,
+             eg);
+    free(ry);
+    free(rg);
+    free(dd);
+    free(gg);
+    free(dy);
+    free(vv);
+    free(uu);
+    free(yy);
+    free(dg);
+}
+
+int main(void)
+{
+    tu_seed(5150);
+    static const size_t lanes[] = {0, 1, 3, 16, 63, 64, 65, 130};
+    const variant *vs[2] = {&v43, &v45};
+    for (int vi = 0; vi < 2; vi++) {
+        const variant *v = vs[vi];
+        check_identity(v);
+        for (int ki = 0; ki < 3; ki++) {
+            const kset *k = &v->k[ki];
+            if (k->isa > pdnn_cpu_isa_detected()) continue;
+            for (int ti = 0; ti < 2; ti++) {
+                const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
+                for (int op = 0; op < NOPS; op++)
+                    for (size_t li = 0; li < sizeof lanes / sizeof lanes[0]; li++)
+                        check_kernel(v, k, op, t, lanes[li]);
+                check_composed(v, k, t, 70);
+            }
+        }
+    }
+    return tu_finish("ukernel/wino_transforms");
+}
