@@ -311,6 +311,8 @@ static void test_dw_edges(pdnnDataType_t t)
         s = shape_dw(t, 1, 2, 1, 150, 100, 3, st, 1, 1, TU_LAYOUT_PACKED);
         tu_conv_check(impl_dw(PDNN_CONV_FWD), &s, PDNN_CONV_FWD, true, 1.0, 0.5, 0, true);
         tu_conv_check(impl_dw(PDNN_CONV_BWD_DATA), &s, PDNN_CONV_BWD_DATA, true, 2.0, 0.0, 0, true);
+        tu_conv_check(impl_dw(PDNN_CONV_BWD_FILTER), &s, PDNN_CONV_BWD_FILTER, true, 1.0, -1.0, 0,
+                      true);
     }
     s.nsp = 1;
     s.in[0] = 13000;

@@ -157,9 +157,53 @@ void UK_NAME(dot16)(size_t n, const UK_T *restrict a, const UK_T *restrict b, si
     for (int j = 0; j < L; j++) acc[j] = r[j];
 }
 
+/* Taps a few at a time: UK_NT x 16 lanes of independent partial sums in registers
+ * (16 / UK_W vectors per tap), a's block loaded once. */
+#define UK_NT 4
+#define UK_NV (PDNN_DWCONV_LANES / UK_W)
+
+void UK_NAME(dot16n)(size_t n, size_t ntap, const UK_T *restrict a, const UK_T *const *b,
+                     UK_T *restrict acc)
+{
+    enum { L = PDNN_DWCONV_LANES };
+    for (size_t t0 = 0; t0 < ntap; t0 += UK_NT) {
+        const size_t nt = ntap - t0 < UK_NT ? ntap - t0 : UK_NT;
+        uk_vec r[UK_NT][UK_NV];
+        const UK_T *bt[UK_NT];
+        for (size_t t = 0; t < UK_NT; t++) {
+            bt[t] = b[t0 + (t < nt ? t : 0)];
+            for (int v = 0; v < UK_NV; v++)
+                r[t][v] = t < nt ? UK_LOAD(acc + (t0 + t) * L + v * UK_W) : (uk_vec){0};
+        }
+        size_t o = 0;
+        for (; o + L <= n; o += L)
+            for (int v = 0; v < UK_NV; v++) {
+                const uk_vec av = UK_LOAD(a + o + v * UK_W);
+                for (size_t t = 0; t < UK_NT; t++) r[t][v] += av * UK_LOAD(bt[t] + o + v * UK_W);
+            }
+        for (int j = 0; o < n; o++, j++)
+            for (size_t t = 0; t < UK_NT; t++) r[t][j / UK_W][j % UK_W] += a[o] * bt[t][o];
+        for (size_t t = 0; t < nt; t++)
+            for (int v = 0; v < UK_NV; v++) *(uk_vecu *)(acc + (t0 + t) * L + v * UK_W) = r[t][v];
+    }
+}
+
+#undef UK_NV
+#undef UK_NT
+
 void UK_NAME(mac)(size_t n, const UK_T *restrict a, const UK_T *restrict b, UK_T *restrict acc)
 {
     for (size_t c = 0; c < n; c++) acc[c] += a[c] * b[c];
+}
+
+void UK_NAME(macn)(size_t n, size_t ntap, const UK_T *restrict a, const UK_T *const *b,
+                   UK_T *restrict acc, size_t ld)
+{
+    for (size_t t = 0; t < ntap; t++) {
+        const UK_T *restrict bt = b[t];
+        UK_T *restrict at = acc + t * ld;
+        for (size_t c = 0; c < n; c++) at[c] += a[c] * bt[c];
+    }
 }
 
 void UK_NAME(axpy)(size_t n, UK_T w, const UK_T *restrict x, UK_T *restrict acc)

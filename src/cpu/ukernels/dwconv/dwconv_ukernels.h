@@ -25,8 +25,14 @@
                                        const T *const *w, T *out, T alpha, T beta);        \
     /* acc[j % 16] += a[j] * b[j * st], j < n in increasing order */                       \
     void pdnn_##S##_dwconv_dot16__##isa(size_t n, const T *a, const T *b, size_t st, T *acc); \
+    /* acc[t * 16 + j % 16] += a[j] * b[t][j], t < ntap, j < n in increasing order */       \
+    void pdnn_##S##_dwconv_dot16n__##isa(size_t n, size_t ntap, const T *a,                \
+                                         const T *const *b, T *acc);                       \
     /* acc[c] += a[c] * b[c], c < n */                                                     \
     void pdnn_##S##_dwconv_mac__##isa(size_t n, const T *a, const T *b, T *acc);           \
+    /* acc[t * ld + c] += a[c] * b[t][c], t < ntap (in order), c < n */                    \
+    void pdnn_##S##_dwconv_macn__##isa(size_t n, size_t ntap, const T *a,                  \
+                                       const T *const *b, T *acc, size_t ld);              \
     /* acc[j] += w * x[j], j < n */                                                        \
     void pdnn_##S##_dwconv_axpy__##isa(size_t n, T w, const T *x, T *acc);
 
@@ -42,7 +48,9 @@ PDNN_DWCONV_DECLARE(double, f64, avx512)
         void (*row)(size_t, size_t, const T *const *, const T *, size_t, T *, T, T);       \
         void (*chan)(size_t, size_t, const T *const *, const T *const *, T *, T, T);       \
         void (*dot16)(size_t, const T *, const T *, size_t, T *);                          \
+        void (*dot16n)(size_t, size_t, const T *, const T *const *, T *);                  \
         void (*mac)(size_t, const T *, const T *, T *);                                    \
+        void (*macn)(size_t, size_t, const T *, const T *const *, T *, size_t);            \
         void (*axpy)(size_t, T, const T *, T *);                                           \
     } pdnn_##S##_dwconv_ukernels;
 

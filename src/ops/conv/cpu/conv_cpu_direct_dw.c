@@ -71,11 +71,11 @@ static int dw_threads(int nthreads, int64_t units, double work)
     return (int64_t)nthreads > units ? (int)units : nthreads;
 }
 
-/* Channels of a channels-last backward-filter block: taps x block accumulators. */
+/* Channels of a channels-last backward-filter block at most: taps x block accumulators. */
 static int64_t dw_chan_block(int64_t taps)
 {
     int64_t cb = DW_ACC / (taps > 0 ? taps : 1);
-    return cb > 64 ? 64 : cb < 1 ? 1 : cb;
+    return cb < 1 ? 1 : cb;
 }
 
 static bool dw_chan_last(const dw_geom *d)

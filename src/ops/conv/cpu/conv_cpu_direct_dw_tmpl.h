@@ -111,6 +111,41 @@ static int64_t DN(plane_rows)(const DN(plane) *P, int64_t PW, int64_t EW, bool f
     return 0;
 }
 
+/* Input rows a * sh - ph .. of every input into the strip buffer ib (ir rows of data,
+ * zero rows up to ir_max), zero-padded, phase layout at sw > 1. */
+static void DN(plane_fill)(const DN(plane) *P, const DT *const *in, int64_t a, int64_t ir,
+                           int64_t ir_max, int64_t PW, int64_t EW, DT *ib)
+{
+    const int64_t qs = ir_max * PW;
+    const int64_t c0 = P->pw > 0 ? P->pw : 0, c1 = P->W + P->pw < PW ? P->W + P->pw : PW;
+    for (int q = 0; q < P->nq; q++)
+        for (int64_t r = 0; r < ir_max; r++) {
+            DT *dst = ib + q * qs + r * PW;
+            const int64_t row = a * P->sh - P->ph + r;
+            if (r >= ir || row < 0 || row >= P->H || c0 >= c1) {
+                for (int64_t j = 0; j < PW; j++) dst[j] = 0;
+                continue;
+            }
+            const DT *src = in[q] + row * P->in_rs; /* column j reads src[j - pw] */
+            if (P->sw > 1) { /* column j = ph + i sw at ph * EW + i */
+                for (int64_t ph = 0; ph < P->sw; ph++) {
+                    DT *dp = dst + ph * EW;
+                    const int64_t ilo = c0 > ph ? (c0 - ph + P->sw - 1) / P->sw : 0;
+                    const int64_t ihi = c1 > ph ? (c1 - ph + P->sw - 1) / P->sw : 0;
+                    int64_t i = 0;
+                    for (; i < ilo; i++) dp[i] = 0;
+                    for (; i < ihi; i++) dp[i] = src[ph + i * P->sw - P->pw];
+                    for (; i < EW; i++) dp[i] = 0;
+                }
+                continue;
+            }
+            int64_t j = 0;
+            for (; j < c0; j++) dst[j] = 0;
+            for (; j < c1; j++) dst[j] = src[j - P->pw];
+            for (; j < PW; j++) dst[j] = 0;
+        }
+}
+
 static bool DN(plane_run)(const DUK *uk, const DN(plane) *P, const DT *const *in, const DT *wt,
                           DT *out, DT alpha, DT beta)
 {
@@ -128,36 +163,9 @@ static bool DN(plane_run)(const DUK *uk, const DN(plane) *P, const DT *const *in
     const int64_t used = P->nq * qs;
     const int64_t slack = DW_SLACK_BLOCK * P->sw + (P->kw - 1) * P->dw + PW + 1;
     for (int64_t j = used; j < used + slack; j++) ib[j] = 0; /* read by junk columns only */
-    const int64_t c0 = P->pw > 0 ? P->pw : 0, c1 = P->W + P->pw < PW ? P->W + P->pw : PW;
     for (int64_t a = 0; a < P->OH; a += sr) {
         const int64_t b = P->OH - a < sr ? P->OH : a + sr, ir = (b - a - 1) * P->sh + (P->kh - 1) * P->dh + 1;
-        for (int q = 0; q < P->nq; q++)
-            for (int64_t r = 0; r < ir_max; r++) {
-                DT *dst = ib + q * qs + r * PW;
-                const int64_t row = a * P->sh - P->ph + r;
-                if (r >= ir || row < 0 || row >= P->H || c0 >= c1) {
-                    for (int64_t j = 0; j < PW; j++) dst[j] = 0;
-                    continue;
-                }
-                const DT *src = in[q] + row * P->in_rs - P->pw;
-                if (P->sw > 1) { /* column j = ph + i sw at ph * EW + i */
-                    for (int64_t ph = 0; ph < P->sw; ph++) {
-                        DT *dp = dst + ph * EW;
-                        const int64_t ilo = c0 > ph ? (c0 - ph + P->sw - 1) / P->sw : 0;
-                        const int64_t ihi = c1 > ph ? (c1 - ph + P->sw - 1) / P->sw : 0;
-                        const DT *sp = src + ph;
-                        int64_t i = 0;
-                        for (; i < ilo; i++) dp[i] = 0;
-                        for (; i < ihi; i++) dp[i] = sp[i * P->sw];
-                        for (; i < EW; i++) dp[i] = 0;
-                    }
-                    continue;
-                }
-                int64_t j = 0;
-                for (; j < c0; j++) dst[j] = 0;
-                for (; j < c1; j++) dst[j] = src[j];
-                for (; j < PW; j++) dst[j] = 0;
-            }
+        DN(plane_fill)(P, in, a, ir, ir_max, PW, EW, ib);
         int t = 0;
         for (int q = 0; q < P->nq; q++)
             for (int r1 = 0; r1 < P->kh; r1++)
@@ -403,11 +411,82 @@ static void DN(bwdd_rows)(const dw_geom *d, const DT *dy, const DT *w, DT *dx, D
  * dy * x. The o2 sum of a row runs in DW_LANES lanes (lane j takes o2 = lo + j, lo + j +
  * DW_LANES, ...; the tail goes to the first lanes), the lanes are summed in order at the
  * end: a fixed order for a given problem. */
+/* Backward filter by planes (1-d, 2-d): per channel, each strip of zero-padded x rows
+ * against dy (at stride 1 one flat run over the strip, dy copied with zeros in the junk
+ * columns; else row by row), all taps of a run in one micro-kernel call, 16 lanes per
+ * tap summed in order at the end. false: the rows path instead. */
+static bool DN(bwdf_planes)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, DT alpha,
+                            DT beta, int nthreads)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    const DUK *uk = DSEL();
+    if (G->kern[0] != 1 || G->in[0] != 1 || G->out[0] != 1 || G->pad[0] != 0 || G->xs[4] != 1 ||
+        G->ys[4] != 1 || d->taps * DW_LANES > DW_ACC)
+        return false;
+    DN(plane) P = {1, (int)G->kern[1], (int)G->kern[2], G->dil[1], G->dil[2], G->str[1],
+                   G->str[2], G->pad[1], G->pad[2], G->in[1], G->in[2], G->xs[3],
+                   G->out[1], G->out[2], G->ys[3]};
+    const int64_t span = (P.OW - 1) * P.sw + (P.kw - 1) * P.dw + 1;
+    const int64_t PW = (span + P.sw - 1) / P.sw * P.sw, EW = PW / P.sw;
+    const bool flat = P.sh == 1 && P.sw == 1;
+    const int64_t sr = DN(plane_rows)(&P, PW, EW, flat);
+    if (sr == 0) return false;
+    const int64_t T = d->taps;
+    const int nt = dw_threads(nthreads, d->k,
+                              (double)d->n * d->k * G->out[1] * G->out[2] * T);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t k = 0; k < d->k; k++) {
+        _Alignas(64) DT ib[DW_IN_BYTES / sizeof(DT)];
+        _Alignas(64) DT ob[DW_OUT_BYTES / sizeof(DT)];
+        DT acc[DW_ACC];
+        const DT *tp[DW_TAPS_MAX], *rp[DW_TAPS_MAX];
+        const int64_t ir_max = (sr - 1) * P.sh + (P.kh - 1) * P.dh + 1;
+        const int64_t used = ir_max * PW, slack = DW_SLACK_BLOCK * P.sw + (P.kw - 1) * P.dw + PW + 1;
+        for (int64_t j = used; j < used + slack; j++) ib[j] = 0;
+        for (int64_t j = 0; j < T * DW_LANES; j++) acc[j] = 0;
+        for (int64_t r1 = 0, t = 0; r1 < P.kh; r1++)
+            for (int64_t r2 = 0; r2 < P.kw; r2++)
+                tp[t++] = ib + r1 * P.dh * PW + (r2 * P.dw) % P.sw * EW + (r2 * P.dw) / P.sw;
+        for (int64_t n = 0; n < d->n; n++) {
+            const DT *xin = x + n * G->xs[0] + (k / d->m) * G->xs[1];
+            const DT *dyp = dy + n * G->ys[0] + k * G->ys[1];
+            for (int64_t a = 0; a < P.OH; a += sr) {
+                const int64_t b = P.OH - a < sr ? P.OH : a + sr;
+                DN(plane_fill)(&P, &xin, a, (b - a - 1) * P.sh + (P.kh - 1) * P.dh + 1, ir_max, PW,
+                               EW, ib);
+                if (flat) {
+                    for (int64_t o1 = a; o1 < b; o1++) {
+                        DT *e = ob + (o1 - a) * EW;
+                        const DT *yr = dyp + o1 * P.out_rs;
+                        int64_t o2 = 0;
+                        for (; o2 < P.OW; o2++) e[o2] = yr[o2];
+                        for (; o2 < EW; o2++) e[o2] = 0;
+                    }
+                    uk->dot16n((size_t)((b - a) * EW), (size_t)T, ob, tp, acc);
+                    continue;
+                }
+                for (int64_t o1 = a; o1 < b; o1++) {
+                    for (int64_t t = 0; t < T; t++) rp[t] = tp[t] + (o1 - a) * P.sh * PW;
+                    uk->dot16n((size_t)P.OW, (size_t)T, dyp + o1 * P.out_rs, rp, acc);
+                }
+            }
+        }
+        for (int64_t r1 = 0, t = 0; r1 < P.kh; r1++)
+            for (int64_t r2 = 0; r2 < P.kw; r2++, t++) {
+                DT sum = 0;
+                for (int j = 0; j < DW_LANES; j++) sum += acc[t * DW_LANES + j];
+                DN(blend)(dw + dw_woff(d, k, 0, r1, r2), sum, alpha, beta);
+            }
+    }
+    return true;
+}
+
 static void DN(bwdf_rows)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, DT alpha,
                           DT beta, int nthreads)
 {
     const pdnn_conv_geom3 *G = &d->G;
     const DUK *uk = DSEL();
+    if (DN(bwdf_planes)(d, x, dy, dw, alpha, beta, nthreads)) return;
     const int64_t T = d->taps;
     const int nt = dw_threads(nthreads, d->k,
                               (double)d->n * d->k * G->out[0] * G->out[1] * G->out[2] * T);
@@ -553,19 +632,30 @@ static void DN(bwdd_nhwc)(const dw_geom *d, const DT *dy, const DT *wT, DT *dx, 
 }
 
 /* Backward filter: dw[k, t] = sum over (n, o) in order of dy[n, o, k] * x[n, i(o, t), k/m];
- * threads split the channels in blocks of dw_chan_block(taps). */
+ * threads split the channels in blocks (about K / threads channels, taps x block
+ * accumulators at most DW_ACC), each block one pass over the pixels. */
 static void DN(bwdf_nhwc)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, DT alpha,
                           DT beta, int nthreads)
 {
     const pdnn_conv_geom3 *G = &d->G;
     const DUK *uk = DSEL();
-    const int64_t T = d->taps, cb = dw_chan_block(T), nblk = (d->k + cb - 1) / cb;
-    const int nt = dw_threads(nthreads, nblk,
+    const int64_t T = d->taps;
+    const int nt = dw_threads(nthreads, d->k,
                               (double)d->n * d->k * G->out[0] * G->out[1] * G->out[2] * T);
+    int64_t cb = dw_chan_block(T);
+    {
+        /* as few blocks as the accumulators allow, a multiple of the threads */
+        int64_t nblk = (d->k + cb - 1) / cb;
+        nblk = (nblk + nt - 1) / nt * nt;
+        cb = (d->k + nblk - 1) / nblk;
+    }
+    const int64_t nblk = (d->k + cb - 1) / cb;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t blk = 0; blk < nblk; blk++) {
         const int64_t k0 = blk * cb, nk = d->k - k0 < cb ? d->k - k0 : cb;
         DT acc[DW_ACC];
+        const DT *xp[DW_TAPS_MAX];
+        int64_t tt[DW_TAPS_MAX];
         for (int64_t i = 0; i < T * cb; i++) acc[i] = 0;
         for (int64_t n = 0; n < d->n; n++)
             for (int64_t o0 = 0; o0 < G->out[0]; o0++)
@@ -573,6 +663,7 @@ static void DN(bwdf_nhwc)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, D
                     for (int64_t o2 = 0; o2 < G->out[2]; o2++) {
                         const DT *yp = dy + n * G->ys[0] + o0 * G->ys[2] + o1 * G->ys[3] +
                                        o2 * G->ys[4] + k0;
+                        int ntap = 0;
                         for (int64_t r0 = 0; r0 < G->kern[0]; r0++) {
                             const int64_t i0 = o0 * G->str[0] - G->pad[0] + r0 * G->dil[0];
                             if (i0 < 0 || i0 >= G->in[0]) continue;
@@ -582,17 +673,24 @@ static void DN(bwdf_nhwc)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, D
                                 for (int64_t r2 = 0; r2 < G->kern[2]; r2++) {
                                     const int64_t i2 = o2 * G->str[2] - G->pad[2] + r2 * G->dil[2];
                                     if (i2 < 0 || i2 >= G->in[2]) continue;
-                                    const DT *xp = x + n * G->xs[0] + i0 * G->xs[2] + i1 * G->xs[3] +
-                                                   i2 * G->xs[4];
-                                    DT *ac = acc + ((r0 * G->kern[1] + r1) * G->kern[2] + r2) * cb;
-                                    if (d->m == 1) {
-                                        uk->mac((size_t)nk, yp, xp + k0, ac);
-                                    } else {
-                                        for (int64_t j = 0; j < nk; j++)
-                                            ac[j] += yp[j] * xp[(k0 + j) / d->m];
-                                    }
+                                    xp[ntap] = x + n * G->xs[0] + i0 * G->xs[2] + i1 * G->xs[3] +
+                                               i2 * G->xs[4];
+                                    tt[ntap] = (r0 * G->kern[1] + r1) * G->kern[2] + r2;
+                                    ntap++;
                                 }
                             }
+                        }
+                        if (d->m == 1 && ntap == T) { /* every tap inside: one call */
+                            for (int t = 0; t < ntap; t++) xp[t] += k0;
+                            uk->macn((size_t)nk, (size_t)ntap, yp, xp, acc, (size_t)cb);
+                            continue;
+                        }
+                        for (int t = 0; t < ntap; t++) {
+                            DT *ac = acc + tt[t] * cb;
+                            if (d->m == 1)
+                                uk->mac((size_t)nk, yp, xp[t] + k0, ac);
+                            else
+                                for (int64_t j = 0; j < nk; j++) ac[j] += yp[j] * xp[t][(k0 + j) / d->m];
                         }
                     }
         for (int64_t j = 0; j < nk; j++)
