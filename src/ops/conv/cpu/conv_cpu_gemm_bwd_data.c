@@ -163,6 +163,63 @@ PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const o
     }
 }
 
+/* Columns of a dx row summed at once by gather_row_s1. */
+#define ROW_CHUNK 256
+
+/* gather_row for unit stride along the last dim: the taps' col entries of a row are
+ * contiguous runs, added to a row of accumulators in the data type, tap by tap in the
+ * same fixed order as gather_row. */
+PDNN_INLINE void gather_row_s1(const pdnn_conv_gemm_geom *g, const int64_t *const ot[3],
+                               bool flip, const char *col, int64_t ldc, int64_t cbase,
+                               int64_t c, int64_t i0, int64_t i1, char *dx, int64_t dxoff,
+                               double alpha, double beta, size_t es)
+{
+    const int64_t k0 = g->geo.kern[0], k1 = g->geo.kern[1], k2 = g->geo.kern[2];
+    const int64_t in2 = g->geo.in[2], out2 = g->geo.out[2], pad2 = g->geo.pad[2];
+    const int64_t t_c = g->cmajor ? c * g->ks : c, t_s = g->cmajor ? 1 : g->geo.cg;
+    for (int64_t j0 = 0; j0 < in2; j0 += ROW_CHUNK) {
+        const int64_t j1 = in2 - j0 < ROW_CHUNK ? in2 : j0 + ROW_CHUNK;
+        float af[ROW_CHUNK];
+        double ad[ROW_CHUNK];
+        if (es == sizeof(float))
+            for (int64_t j = 0; j < j1 - j0; j++) af[j] = 0.0f;
+        else
+            for (int64_t j = 0; j < j1 - j0; j++) ad[j] = 0.0;
+        for (int64_t r0 = 0; r0 < k0; r0++) {
+            const int64_t o0 = ot[0][i0 * k0 + r0];
+            if (o0 < 0) continue;
+            for (int64_t r1 = 0; r1 < k1; r1++) {
+                const int64_t o1 = ot[1][i1 * k1 + r1];
+                if (o1 < 0) continue;
+                const int64_t pbase = cbase + (o0 * g->geo.out[1] + o1) * out2;
+                const int64_t sbase = (r0 * k1 + r1) * k2;
+                for (int64_t r2 = 0; r2 < k2; r2++) {
+                    /* dx column i reads output column i + pad2 - e2 when inside [0, out2) */
+                    const int64_t sh = pad2 - (flip ? k2 - 1 - r2 : r2) * g->geo.dil[2];
+                    int64_t lo = -sh > j0 ? -sh : j0, hi = out2 - sh < j1 ? out2 - sh : j1;
+                    if (hi <= lo) continue;
+                    const int64_t t = t_c + (sbase + r2) * t_s;
+                    const int64_t src = t * ldc + pbase + sh;
+                    if (es == sizeof(float)) {
+                        const float *cp = (const float *)col + src;
+                        for (int64_t i = lo; i < hi; i++) af[i - j0] += cp[i];
+                    } else {
+                        const double *cp = (const double *)col + src;
+                        for (int64_t i = lo; i < hi; i++) ad[i - j0] += cp[i];
+                    }
+                }
+            }
+        }
+        const int64_t xs4 = g->geo.xs[4];
+        for (int64_t i = j0; i < j1; i++) {
+            const int64_t off = dxoff + i * xs4;
+            double v = alpha * (es == sizeof(float) ? (double)af[i - j0] : ad[i - j0]);
+            if (beta != 0.0) v += beta * ld_el(dx, off, es);
+            st_el(dx, off, v, es);
+        }
+    }
+}
+
 static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
@@ -263,12 +320,20 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                 const int64_t c = q % g.geo.cg, ni = q / g.geo.cg;
                 const int64_t dxoff = (n0 + ni) * g.geo.xs[0] + (grp * g.geo.cg + c) * g.geo.xs[1] +
                                       i0 * g.geo.xs[2] + i1 * g.geo.xs[3];
-                if (es == sizeof(float))
+                if (g.geo.str[2] == 1) {
+                    if (es == sizeof(float))
+                        gather_row_s1(&g, ot, p->flip, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff,
+                                      alpha, beta, sizeof(float));
+                    else
+                        gather_row_s1(&g, ot, p->flip, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff,
+                                      alpha, beta, sizeof(double));
+                } else if (es == sizeof(float)) {
                     gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
                                beta, sizeof(float));
-                else
+                } else {
                     gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
                                beta, sizeof(double));
+                }
             }
         }
     }
