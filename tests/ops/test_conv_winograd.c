@@ -3,7 +3,8 @@
  * independent oracle of tests/common/tu_conv.h, within their documented relative error
  * bound (PDNN_WINO_TOL_F32 / _F64, conv_cpu_wino.h) on uniform(-1, 1) data: random 3x3
  * stride-1 shapes with random asymmetric padding 0..2, sizes that are not multiples of
- * the 4x4 tile, groups, convolution and cross-correlation, NCHW / NHWC / gapped x and y,
+ * the 4x4 tile, groups, convolution and cross-correlation, NCHW / NHWC / gapped x and y
+ * (both channels-last: the channel-lane form, else the tile-lane form),
  * KCRS and KRSC filters, FLOAT and DOUBLE, one image and several; named edges: 1x1
  * images, padding wider than the kernel (backward data's padding 2 - pad < 0), more
  * channels than one lane block, more tiles than one GEMM panel and one block, backward
@@ -93,6 +94,8 @@ static void test_random(pdnnDataType_t t, int count)
     for (int i = 0; i < count; i++) {
         tu_conv_shape s;
         rand_shape(&s, t);
+        if (i % 3 == 0) /* channels-last x and y: the channel-lane form */
+            s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
         check_all(&s);
     }
 }
@@ -117,9 +120,14 @@ static void test_edges(pdnnDataType_t t)
     s.flip = true;
     check_all(&s);
     /* 75 tiles: more than one panel, more than one fused block (main() shrinks the L2
-     * size the blocks are cut for), 2 threads */
+     * size the blocks are cut for), 2 threads; then channels-last (channel lanes: blocks
+     * of 96 tiles, so 3 images of 36 tiles cross one) */
     s = tu_conv_shape2d(t, 3, 2, 20, 24, 18, 19, 3, 3, 1, 1, 1);
     s.ykind = TU_LAYOUT_GAPPED;
+    check_all(&s);
+    s = tu_conv_shape2d(t, 3, 2, 12, 16, 22, 23, 3, 3, 1, 1, 1);
+    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    s.flip = true;
     check_all(&s);
     /* depthwise, multiplier 2 */
     s = tu_conv_shape2d(t, 2, 5, 1, 2, 9, 7, 3, 3, 1, 0, 1);

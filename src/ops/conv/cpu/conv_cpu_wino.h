@@ -98,8 +98,14 @@ bool pdnn_wino_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, const cha
 /* The engine's view of p (any direction; selects the kernels for the current ISA). */
 void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g);
 
+/* V + M bytes of a non-fused block (at least one panel of tiles); fused blocks: the L2
+ * size. */
+#define PDNN_WINO_NONFUSED_BYTES ((size_t)16 << 20)
+
 /* Forward-style convolution (forward, backward data): workspace bytes (SIZE_MAX on
- * overflow) and run. fused: small blocks of tiles (kept in cache), else large ones. */
+ * overflow) and run. fused: small blocks of tiles (kept in cache), else large ones.
+ * Channels-contiguous x and y (NHWC) take the channel-lane form (conv_cpu_wino_cl.c),
+ * any other layout the tile-lane form (conv_cpu_wino_common.c). */
 size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused);
 pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_args *a,
                                  const pdnn_ctx *ctx, bool fused);
@@ -114,6 +120,46 @@ static inline int64_t pdnn_wino_xi_stride(int64_t n, size_t es)
     const int64_t bytes = ((n * (int64_t)es + 127) & ~(int64_t)127) + 64;
     return bytes / (int64_t)es;
 }
+
+/* The transformed filter U, every group and xi, in packed GEMM panels of `panel` output
+ * channels (mr: A panels of U; nr: B panels of U^T): element (o, i) of (grp, xi) at
+ * u[(grp * 36 + xi) * ups + (o / panel) * cg * panel + i * panel + o % panel], output
+ * channels past Kg zero. A loop over units ("omp for") that the calling team shares;
+ * pdnn_wino_filter_unit is one unit: 64 consecutive elements (chunk) of panel p. */
+void pdnn_wino_filter(const pdnn_wino_geom *g, const void *w, int panel, void *u, int64_t ups);
+void pdnn_wino_filter_unit(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
+                           int64_t chunk, int panel, void *u, int64_t ups);
+
+/* Element copies in the geometry's type (es constant after inlining). */
+static inline __attribute__((always_inline)) void pdnn_wino_copy_el(char *d, int64_t di,
+                                                                    const char *s, int64_t si,
+                                                                    size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)d)[di] = ((const float *)s)[si];
+    else
+        ((double *)d)[di] = ((const double *)s)[si];
+}
+
+static inline __attribute__((always_inline)) void pdnn_wino_zero_el(char *d, int64_t di,
+                                                                    size_t es)
+{
+    if (es == sizeof(float))
+        ((float *)d)[di] = 0.0f;
+    else
+        ((double *)d)[di] = 0.0;
+}
+
+/* The channel-lane form (conv_cpu_wino_cl.c): for x and y whose channels are
+ * contiguous (a single channel counts) unless their columns are (NCHW-like). */
+static inline bool pdnn_wino_channel_lanes(const pdnn_wino_geom *g)
+{
+    const bool xc = g->xs[1] == 1 || g->g * g->cg == 1, yc = g->ys[1] == 1 || g->g * g->kg == 1;
+    return xc && yc && !(g->xs[3] == 1 && g->ys[3] == 1);
+}
+size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g, bool fused);
+void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
+                      void *ws);
 
 /* ---- pieces for the backward filter */
 

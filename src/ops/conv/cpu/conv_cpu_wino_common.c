@@ -7,8 +7,6 @@
 #include "ops/conv/cpu/conv_cpu_wino.h"
 
 #define XI 36 /* elements of a transformed tile */
-/* V + M bytes of a non-fused block (at least one panel of tiles). */
-#define NONFUSED_BLOCK_BYTES ((size_t)16 << 20)
 
 /* ---- kernels */
 
@@ -143,22 +141,6 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
-PDNN_INLINE void copy_el(char *d, int64_t di, const char *s, int64_t si, size_t es)
-{
-    if (es == sizeof(float))
-        ((float *)d)[di] = ((const float *)s)[si];
-    else
-        ((double *)d)[di] = ((const double *)s)[si];
-}
-
-PDNN_INLINE void zero_el(char *d, int64_t di, size_t es)
-{
-    if (es == sizeof(float))
-        ((float *)d)[di] = 0.0f;
-    else
-        ((double *)d)[di] = 0.0;
-}
-
 /* Rows of lanes <-> rows of 4-element groups (the columns of consecutive tiles of one
  * tile row): d_j[l] = r[4 l + j] (j < 6: windows overlap by 2) and r[4 l + j] =
  * alpha d_j[l] (j < 4); y = r + beta y. Restrict rows, so gcc vectorizes them (this file
@@ -254,9 +236,9 @@ PDNN_INLINE void gather_lane(const pdnn_wino_geom *g, const char *x, int64_t cof
         for (int j = 0; j < 6; j++) {
             const int64_t k = (6 * i + j) * nr + l;
             if (hin && w0 + j >= 0 && w0 + j < g->iw)
-                copy_el(D, k, x, coff + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3], es);
+                pdnn_wino_copy_el(D, k, x, coff + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3], es);
             else
-                zero_el(D, k, es);
+                pdnn_wino_zero_el(D, k, es);
         }
     }
 }
@@ -305,7 +287,7 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
         l += r.len;
     }
     for (int k = 0; k < XI; k++)
-        for (int64_t l = nl; l < nr; l++) zero_el(D, k * nr + l, es);
+        for (int64_t l = nl; l < nr; l++) pdnn_wino_zero_el(D, k * nr + l, es);
 }
 
 /* Blends the 4x4 output tiles O (element k of lane l at O[k * nr + l]) of tiles
@@ -361,6 +343,57 @@ void pdnn_wino_input_unit(const pdnn_wino_geom *g, const void *x, int64_t cc, in
     pdnn_wino_transform(g, PDNN_WINO_IN, (size_t)nr, &D, nr, dst, dxs);
 }
 
+/* ---- filter transform */
+
+/* One chunk of one packed panel of U: lanes e = chunk * 64 .. of panel p (element e is
+ * (input channel e / panel, output channel p * panel + e % panel), the panel's memory
+ * order), so the transform writes each xi's part contiguously. Output channels past Kg
+ * get zeros. */
+PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t grp, int64_t p,
+                               int64_t chunk, int panel, char *u, int64_t ups, size_t es)
+{
+    enum { L = 64 };
+    union {
+        double d[9 * L];
+        float f[9 * L];
+    } G;
+    char *gp = (char *)&G;
+    int64_t toff[9];
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 3; s++)
+            toff[3 * r + s] = (g->rot ? 2 - r : r) * g->wrs + (g->rot ? 2 - s : s) * g->wss;
+    const int64_t e0 = chunk * L, ne = g->cg * panel - e0 < L ? g->cg * panel - e0 : L;
+    for (int64_t l = 0; l < ne; l++) {
+        const int64_t i = (e0 + l) / panel, o = p * panel + (e0 + l) % panel;
+        const int64_t off = grp * g->wgs + o * g->wos + i * g->wis;
+        for (int k = 0; k < 9; k++) {
+            if (o < g->kg)
+                pdnn_wino_copy_el(gp, k * L + l, w, off + toff[k], es);
+            else
+                pdnn_wino_zero_el(gp, k * L + l, es);
+        }
+    }
+    pdnn_wino_transform(g, PDNN_WINO_FLT, (size_t)ne, gp, L,
+                        u + (grp * XI * ups + p * g->cg * panel + e0) * (int64_t)es, ups);
+}
+
+void pdnn_wino_filter_unit(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
+                           int64_t chunk, int panel, void *u, int64_t ups)
+{
+    if (g->es == sizeof(float))
+        filter_unit_t(g, w, grp, p, chunk, panel, u, ups, sizeof(float));
+    else
+        filter_unit_t(g, w, grp, p, chunk, panel, u, ups, sizeof(double));
+}
+
+void pdnn_wino_filter(const pdnn_wino_geom *g, const void *w, int panel, void *u, int64_t ups)
+{
+    const int64_t np = cdiv(g->kg, panel), nc = cdiv(g->cg * panel, 64);
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < g->g * np * nc; i++)
+        pdnn_wino_filter_unit(g, w, i / (np * nc), (i / nc) % np, i % nc, panel, u, ups);
+}
+
 /* ---- forward-style convolution */
 
 typedef struct {
@@ -378,7 +411,7 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
     const int mr = g->uk->mr, nr = g->uk->nr;
     const int64_t C = g->g * g->cg, K = g->g * g->kg;
     const int64_t col = pdnn_conv_gemm_mul3(XI, C + K, (int64_t)g->es); /* bytes per tile */
-    const size_t budget = fused ? pdnn_cpu_cache_sizes()->l2 : NONFUSED_BLOCK_BYTES;
+    const size_t budget = fused ? pdnn_cpu_cache_sizes()->l2 : PDNN_WINO_NONFUSED_BYTES;
     int64_t nq = col > 0 ? (int64_t)(budget / (size_t)col) / nr : 1;
     const int64_t qmax = cdiv(g->ntiles, nr);
     if (nq > qmax) nq = qmax;
@@ -397,45 +430,11 @@ size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused)
 {
     pdnn_wino_geom g;
     pdnn_wino_geom_init(p, &g);
+    if (pdnn_wino_channel_lanes(&g)) return pdnn_wino_cl_workspace(&g, fused);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     conv_bufs b;
     conv_layout(&g, fused, &a, &b);
     return pdnn_conv_gemm_arena_bytes(&a);
-}
-
-/* U of output channel o of group grp: the filter transform of its Cg input channels in
- * chunks of up to 64 lanes, scattered into the A panels of every xi. */
-PDNN_INLINE void filter_unit(const pdnn_wino_geom *g, const conv_bufs *b, const char *w,
-                             int64_t grp, int64_t o, size_t es)
-{
-    enum { L = 64 };
-    union {
-        double d[9 * L];
-        float f[9 * L];
-    } G;
-    union {
-        double d[XI * L];
-        float f[XI * L];
-    } T;
-    char *gp = (char *)&G, *tp = (char *)&T;
-    const int mr = g->uk->mr;
-    int64_t toff[9];
-    for (int r = 0; r < 3; r++)
-        for (int s = 0; s < 3; s++)
-            toff[3 * r + s] = (g->rot ? 2 - r : r) * g->wrs + (g->rot ? 2 - s : s) * g->wss;
-    const int64_t wbase = grp * g->wgs + o * g->wos;
-    char *ubase = b->u + ((grp * XI) * b->ups + (o / mr) * g->cg * mr + o % mr) * (int64_t)es;
-    for (int64_t i0 = 0; i0 < g->cg; i0 += L) {
-        const int64_t nl = g->cg - i0 < L ? g->cg - i0 : L;
-        for (int k = 0; k < 9; k++)
-            for (int64_t l = 0; l < nl; l++)
-                copy_el(gp, k * L + l, w, wbase + (i0 + l) * g->wis + toff[k], es);
-        pdnn_wino_transform(g, PDNN_WINO_FLT, (size_t)nl, gp, L, tp, L);
-        for (int xi = 0; xi < XI; xi++) {
-            char *u = ubase + (xi * b->ups + i0 * mr) * (int64_t)es;
-            for (int64_t l = 0; l < nl; l++) copy_el(u, l * mr, tp, xi * L + l, es);
-        }
-    }
 }
 
 /* Output transform of output channel kk (all groups) for panel q of the block starting
@@ -461,8 +460,7 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
     const int nr = g->uk->nr, mr = g->uk->mr;
     const int64_t C = g->g * g->cg, K = g->g * g->kg, nq = b->nq;
     const int64_t nblk = cdiv(g->ntiles, b->nbp);
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < K; i++) filter_unit(g, b, w, i / g->kg, i % g->kg, es);
+    pdnn_wino_filter(g, w, mr, b->u, b->ups);
     for (int64_t blk = 0; blk < nblk; blk++) {
         const int64_t tb0 = blk * b->nbp;
 #pragma omp for schedule(static)
@@ -497,12 +495,16 @@ pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_arg
     pdnn_wino_geom g;
     pdnn_wino_geom_init(p, &g);
     if (g.ntiles == 0 || g.kg == 0) return PDNN_STATUS_SUCCESS; /* the output is empty */
-    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
-    conv_bufs b;
-    conv_layout(&g, fused, &ar, &b);
     /* the GEMMs' multiply-adds; several barriers per block cost more below the limit */
     const double work = (double)XI * (double)(g.g * g.cg + 1) * (double)g.kg * (double)g.ntiles;
     const int nt = pdnn_par_threads(ctx->nthreads, g.ntiles * g.g * g.kg, work, PDNN_WINO_MIN_WORK);
+    if (pdnn_wino_channel_lanes(&g)) {
+        pdnn_wino_cl_run(&g, fused, a, nt, ctx->ws);
+        return PDNN_STATUS_SUCCESS;
+    }
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
+    conv_bufs b;
+    conv_layout(&g, fused, &ar, &b);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         if (g.es == sizeof(float))
