@@ -137,6 +137,9 @@ static void test_edges(pdnnDataType_t t)
     s = tu_conv_shape2d(t, 5, 1, 8, 16, 32, 30, 3, 3, 1, 1, 1);
     check_entry(&entries[4], &s, 1.0, 0.0);
     check_entry(&entries[4], &s, -1.0, 0.5);
+    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST; /* channel lanes */
+    s.krsc = true;
+    check_entry(&entries[4], &s, 2.0, 0.0);
     /* zero output channels: fwd and bwd filter write nothing, bwd data dx = beta * dx */
     s = tu_conv_shape2d(t, 2, 1, 2, 0, 4, 4, 3, 3, 1, 1, 1);
     for (int i = 0; i < NENTRIES; i++)

@@ -158,6 +158,10 @@ static inline bool pdnn_wino_channel_lanes(const pdnn_wino_geom *g)
     return xc && yc && !(g->xs[3] == 1 && g->ys[3] == 1);
 }
 size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g, bool fused);
+/* Channel-lane input transform of channels c0 .. c0 + nc - 1 (the x channel stride must
+ * be 1) of tile `tile`: element xi of channel c0 + l at dst[xi * dxs + l]. */
+void pdnn_wino_cl_input(const pdnn_wino_geom *g, const void *x, int64_t tile, int64_t c0,
+                        int64_t nc, void *dst, int64_t dxs);
 void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
                       void *ws);
 

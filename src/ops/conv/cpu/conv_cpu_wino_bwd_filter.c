@@ -29,17 +29,18 @@
 #define DY_TILES 4                    /* tiles of one dy transpose (4 x 16 x NR in L1) */
 
 typedef struct {
+    bool cl;     /* channel lanes (x and dy channels contiguous): V rows are tiles */
     int64_t ct;  /* tiles per chunk, a multiple of nr */
     int64_t nkp; /* panels of nr output channels per group */
     int64_t kgp; /* nkp * nr */
-    int64_t vxs; /* V per xi: rows (all channels) of ct tiles, [C][ct] */
+    int64_t vxs; /* V per xi: [C][ct] (tile lanes) or [ct][C] (channel lanes) */
     int64_t zxs; /* Z per xi: B panels, [group][panel][ct][nr] */
     int64_t wxs; /* W per (group, xi): [Cg][kgp] */
     char *v, *z, *w;
     int64_t pcs; /* P per channel: ct * 16 + 16 (so that the channels read together by
                   * the transpose do not share L1 sets) */
-    char *p;     /* the chunk's dy tiles by channel: [group][Kg][pcs] */
-    char *s;     /* ... by tile, channels as lanes: [group][panel][ct][16][nr] */
+    char *p;     /* the chunk's dy tiles by channel: [group][Kg][pcs] (tile lanes only) */
+    char *s;     /* ... by tile, channels as lanes: [group][panel][ct][16][nr] (same) */
 } bwdf_bufs;
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -62,9 +63,13 @@ static void bwdf_layout(const pdnn_wino_geom *g, pdnn_conv_gemm_arena *a, bwdf_b
     b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
     b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->zxs, 1), g->es);
     b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * XI, b->wxs, 1), g->es);
+    b->cl = pdnn_wino_channel_lanes(g);
     b->pcs = ct * 16 + 16;
-    b->p = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * g->kg, b->pcs, 1), g->es);
-    b->s = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(16 * b->zxs, 1, 1), g->es);
+    b->p = b->s = NULL;
+    if (!b->cl) {
+        b->p = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * g->kg, b->pcs, 1), g->es);
+        b->s = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(16 * b->zxs, 1, 1), g->es);
+    }
 }
 
 static size_t bwdf_workspace(const void *prob)
@@ -88,22 +93,6 @@ static bool bwdf_supports(const void *prob, const char **why)
 }
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
-
-PDNN_INLINE void copy_dy(char *d, int64_t di, const char *s, int64_t si, size_t es)
-{
-    if (es == sizeof(float))
-        ((float *)d)[di] = ((const float *)s)[si];
-    else
-        ((double *)d)[di] = ((const double *)s)[si];
-}
-
-PDNN_INLINE void zero_dy(char *d, int64_t di, size_t es)
-{
-    if (es == sizeof(float))
-        ((float *)d)[di] = 0.0f;
-    else
-        ((double *)d)[di] = 0.0;
-}
 
 /* Scratch of one transform call: 36 rows of the widest panel. */
 typedef union {
@@ -129,13 +118,13 @@ PDNN_INLINE void plane_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
                 const int64_t w0 = 4 * (tx + u), d0 = (t + u) * 16 + 4 * i;
                 const int64_t src = off + h * hs + w0 * ws;
                 if (h < g->oh && w0 + 4 <= g->ow) {
-                    for (int j = 0; j < 4; j++) copy_dy(p, d0 + j, dy, src + j * ws, es);
+                    for (int j = 0; j < 4; j++) pdnn_wino_copy_el(p, d0 + j, dy, src + j * ws, es);
                 } else {
                     for (int j = 0; j < 4; j++) {
                         if (h < g->oh && w0 + j < g->ow)
-                            copy_dy(p, d0 + j, dy, src + j * ws, es);
+                            pdnn_wino_copy_el(p, d0 + j, dy, src + j * ws, es);
                         else
-                            zero_dy(p, d0 + j, es);
+                            pdnn_wino_zero_el(p, d0 + j, es);
                     }
                 }
             }
@@ -154,11 +143,36 @@ PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, int64_t gr
     const char *p = b->p + ((grp * g->kg + k0) * ps + t * 16) * (int64_t)es;
     char *st = b->s + (((grp * b->nkp + kp) * b->ct + t) * 16 * nr) * (int64_t)es;
     for (int64_t e = 0; e < nt * 16; e++)
-        for (int64_t l = 0; l < nl; l++) copy_dy(st, e * nr + l, p, l * ps + e, es);
+        for (int64_t l = 0; l < nl; l++) pdnn_wino_copy_el(st, e * nr + l, p, l * ps + e, es);
     for (int64_t u = 0; u < nt; u++)
         pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, st + u * 16 * nr * (int64_t)es, nr,
                             b->z + (((grp * b->nkp + kp) * b->ct + t + u) * nr) * (int64_t)es,
                             b->zxs);
+}
+
+/* Z of dy tile t0 + t, group grp, output channels kp * nr .. (lanes; channels past Kg
+ * are zeros), read straight from dy: channel lanes, dy's channels contiguous. */
+PDNN_INLINE void dy_direct_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *dy,
+                                int64_t grp, int64_t t0, int64_t t, int64_t kp, size_t es)
+{
+    lanes_buf D;
+    char *dp = (char *)&D;
+    const int nr = g->uk->nr;
+    const int64_t tile = t0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
+    const int64_t oi = g->oh - 4 * ty, oj = g->ow - 4 * tx; /* rows, columns inside dy */
+    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
+    const int64_t base = (tile / g->tpi) * g->ys[0] + grp * g->kg + k0 + 4 * ty * g->ys[2] +
+                         4 * tx * g->ys[3];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            const int64_t d0 = (4 * i + j) * nr, off = base + i * g->ys[2] + j * g->ys[3];
+            int64_t l = 0;
+            if (i < oi && j < oj)
+                for (; l < nl; l++) pdnn_wino_copy_el(dp, d0 + l, dy, off + l, es);
+            for (; l < nr; l++) pdnn_wino_zero_el(dp, d0 + l, es);
+        }
+    pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, dp, nr,
+                        b->z + (((grp * b->nkp + kp) * b->ct + t) * nr) * (int64_t)es, b->zxs);
 }
 
 /* W tile: rows rp * mr .. of group grp, element xi, output channels kp * nr .., plus
@@ -172,14 +186,17 @@ static void gemm_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, int64_t grp, 
     const size_t mm = (size_t)(g->cg - c0 < mr ? g->cg - c0 : mr);
     const size_t nn = (size_t)(g->kg - k0 < nr ? g->kg - k0 : nr);
     const int64_t es = (int64_t)g->es;
-    const char *a = b->v + (xi * b->vxs + (grp * g->cg + c0) * b->ct) * es;
+    /* A(c, t) = V[c][t] (tile lanes) or V[t][c] (channel lanes) */
+    const int64_t C = g->g * g->cg;
+    const char *a = b->v + (xi * b->vxs + (grp * g->cg + c0) * (b->cl ? 1 : b->ct)) * es;
+    const ptrdiff_t rs_a = b->cl ? 1 : (ptrdiff_t)b->ct, cs_a = b->cl ? (ptrdiff_t)C : 1;
     const char *bp = b->z + (xi * b->zxs + (grp * b->nkp + kp) * b->ct * nr) * es;
     char *c = b->w + ((grp * XI + xi) * b->wxs + c0 * b->kgp + k0) * es;
     if (g->es == sizeof(float))
-        uk->f32(mm, nn, (size_t)nc, (const float *)a, (ptrdiff_t)b->ct, 1, (const float *)bp,
-                (float *)c, (ptrdiff_t)b->kgp, 1, 1.0f, first ? 0.0f : 1.0f);
+        uk->f32(mm, nn, (size_t)nc, (const float *)a, rs_a, cs_a, (const float *)bp, (float *)c,
+                (ptrdiff_t)b->kgp, 1, 1.0f, first ? 0.0f : 1.0f);
     else
-        uk->f64(mm, nn, (size_t)nc, (const double *)a, (ptrdiff_t)b->ct, 1, (const double *)bp,
+        uk->f64(mm, nn, (size_t)nc, (const double *)a, rs_a, cs_a, (const double *)bp,
                 (double *)c, (ptrdiff_t)b->kgp, 1, 1.0, first ? 0.0 : 1.0);
 }
 
@@ -219,30 +236,39 @@ PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
     const int nr = g->uk->nr, mr = g->uk->mr;
     const int64_t C = g->g * g->cg, mp = cdiv(g->cg, mr), nkp = b->nkp;
     const int64_t kl = g->kg - (nkp - 1) * nr, rows = b->ct * 16; /* last panel's lanes */
-    if (kl < nr) { /* the stage's lanes past Kg stay zero */
+    if (!b->cl && kl < nr) { /* the stage's lanes past Kg stay zero */
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < g->g * rows; i++) {
             char *st = b->s + (((i / rows * nkp + nkp - 1) * rows + i % rows) * nr) * (int64_t)es;
-            for (int64_t l = kl; l < nr; l++) zero_dy(st, l, es);
+            for (int64_t l = kl; l < nr; l++) pdnn_wino_zero_el(st, l, es);
         }
     }
     for (int64_t t0 = 0; t0 < g->ntiles; t0 += b->ct) {
         const int64_t nc = g->ntiles - t0 < b->ct ? g->ntiles - t0 : b->ct;
         const int64_t npan = cdiv(nc, nr);
+        if (b->cl) { /* V rows: tiles, channels contiguous; dy read in place */
 #pragma omp for schedule(static) nowait
-        for (int64_t i = 0; i < C * npan; i++) {
-            const int64_t cc = i / npan, q = i % npan;
-            pdnn_wino_input_unit(g, x, cc, t0 + q * nr,
-                                 b->v + (cc * b->ct + q * nr) * (int64_t)es, b->vxs);
-        }
+            for (int64_t t = 0; t < nc; t++)
+                pdnn_wino_cl_input(g, x, t0 + t, 0, C, b->v + t * C * (int64_t)es, b->vxs);
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < g->g * g->kg; i++)
-            plane_unit(g, b, dy, i / g->kg, i % g->kg, t0, nc, es);
-        const int64_t tq = cdiv(nc, DY_TILES);
+            for (int64_t i = 0; i < g->g * nc * nkp; i++)
+                dy_direct_unit(g, b, dy, i / (nc * nkp), t0, (i / nkp) % nc, i % nkp, es);
+        } else { /* V rows: channels, tiles contiguous; dy through planes */
+#pragma omp for schedule(static) nowait
+            for (int64_t i = 0; i < C * npan; i++) {
+                const int64_t cc = i / npan, q = i % npan;
+                pdnn_wino_input_unit(g, x, cc, t0 + q * nr,
+                                     b->v + (cc * b->ct + q * nr) * (int64_t)es, b->vxs);
+            }
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < g->g * nkp * tq; i++) {
-            const int64_t t = (i % tq) * DY_TILES, gp = i / tq; /* gp = grp * nkp + kp */
-            dy_unit(g, b, gp / nkp, gp % nkp, t, nc - t < DY_TILES ? nc - t : DY_TILES, es);
+            for (int64_t i = 0; i < g->g * g->kg; i++)
+                plane_unit(g, b, dy, i / g->kg, i % g->kg, t0, nc, es);
+            const int64_t tq = cdiv(nc, DY_TILES);
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < g->g * nkp * tq; i++) {
+                const int64_t t = (i % tq) * DY_TILES, gp = i / tq; /* gp = grp * nkp + kp */
+                dy_unit(g, b, gp / nkp, gp % nkp, t, nc - t < DY_TILES ? nc - t : DY_TILES, es);
+            }
         }
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < g->g * XI * nkp * mp; i++)

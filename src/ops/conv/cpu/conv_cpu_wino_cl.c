@@ -64,32 +64,41 @@ typedef union {
     float f[XI * LB];
 } cl_lanes;
 
-/* Input transform of tile tb0 + t, group grp: V row (group, t) of every xi. */
-PDNN_INLINE void cl_input_unit(const pdnn_wino_geom *g, const cl_bufs *b, const char *x,
-                               int64_t grp, int64_t tb0, int64_t t, size_t es)
+/* Input transform of channels c0 .. c0 + nc - 1 (all groups' numbering) of tile `tile`:
+ * element xi of channel c0 + l at dst[xi * dxs + l]. */
+PDNN_INLINE void cl_input_t(const pdnn_wino_geom *g, const char *x, int64_t tile, int64_t c0,
+                            int64_t nc, char *dst, int64_t dxs, size_t es)
 {
     cl_lanes D;
     char *dp = (char *)&D;
-    const int64_t tile = tb0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
+    const int64_t rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
     const int64_t h0 = 4 * ty - g->ph, w0 = 4 * tx - g->pw;
-    const int64_t base = (tile / g->tpi) * g->xs[0] + grp * g->cg;
-    for (int64_t c0 = 0; c0 < g->cg; c0 += LB) {
-        const int64_t nl = g->cg - c0 < LB ? g->cg - c0 : LB;
+    const int64_t base = (tile / g->tpi) * g->xs[0] + c0;
+    for (int64_t l0 = 0; l0 < nc; l0 += LB) {
+        const int64_t nl = nc - l0 < LB ? nc - l0 : LB;
         for (int i = 0; i < 6; i++) {
             const bool hin = h0 + i >= 0 && h0 + i < g->ih;
             for (int j = 0; j < 6; j++) {
                 const int64_t d0 = (6 * i + j) * LB;
                 if (hin && w0 + j >= 0 && w0 + j < g->iw) {
-                    const int64_t s0 = base + c0 + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3];
+                    const int64_t s0 = base + l0 + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3];
                     for (int64_t l = 0; l < nl; l++) pdnn_wino_copy_el(dp, d0 + l, x, s0 + l, es);
                 } else {
                     for (int64_t l = 0; l < nl; l++) pdnn_wino_zero_el(dp, d0 + l, es);
                 }
             }
         }
-        pdnn_wino_transform(g, PDNN_WINO_IN, (size_t)nl, dp, LB,
-                            b->v + ((grp * b->nbt + t) * g->cg + c0) * (int64_t)es, b->vxs);
+        pdnn_wino_transform(g, PDNN_WINO_IN, (size_t)nl, dp, LB, dst + l0 * (int64_t)es, dxs);
     }
+}
+
+void pdnn_wino_cl_input(const pdnn_wino_geom *g, const void *x, int64_t tile, int64_t c0,
+                        int64_t nc, void *dst, int64_t dxs)
+{
+    if (g->es == sizeof(float))
+        cl_input_t(g, x, tile, c0, nc, dst, dxs, sizeof(float));
+    else
+        cl_input_t(g, x, tile, c0, nc, dst, dxs, sizeof(double));
 }
 
 /* M rows rb * RB .. of group grp, element xi: the block's tiles times U^T. */
@@ -164,7 +173,11 @@ PDNN_INLINE void cl_run_t(const pdnn_wino_geom *g, const cl_bufs *b, const char 
         const int64_t nb = g->ntiles - tb0 < b->nbt ? g->ntiles - tb0 : b->nbt;
         const int64_t nrb = cdiv(nb, RB);
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < nb * G; i++) cl_input_unit(g, b, x, i % G, tb0, i / G, es);
+        for (int64_t i = 0; i < nb * G; i++) { /* V rows (group, tile) */
+            const int64_t grp = i % G, t = i / G;
+            cl_input_t(g, x, tb0 + t, grp * g->cg, g->cg,
+                       b->v + (grp * b->nbt + t) * g->cg * (int64_t)es, b->vxs, es);
+        }
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < XI * G * nrb; i++) {
             const int64_t r0 = (i % nrb) * RB, r1 = r0 + RB < nb ? r0 + RB : nb;
