@@ -126,21 +126,60 @@ void pdnn_conv_pe_gather_rows(const pdnn_conv_pe_cm *e, int64_t grp,
                         dst);
 }
 
+/* Runs of a panel's columns along one x row: same image, o0 and o1, consecutive o2
+ * (x origins a stride apart). */
+typedef struct {
+    int64_t j0, j1;
+} col_run;
+
+static int col_runs(const pdnn_conv_geom3 *G, const pdnn_conv_pe_cols *c, col_run *r)
+{
+    int n = 0;
+    for (int64_t j = 0; j < c->n; j++) {
+        if (j == 0 || c->xc[0][j] != c->xc[0][j - 1] || c->xc[1][j] != c->xc[1][j - 1] ||
+            c->xc[2][j] != c->xc[2][j - 1] + G->str[2] ||
+            c->xo[j] != c->xo[j - 1] + G->str[2] * G->xs[4]) {
+            r[n].j0 = j;
+            n++;
+        }
+        r[n - 1].j1 = j + 1;
+    }
+    return n;
+}
+
+/* One run of one tap: zeros where the tap falls outside x, a strided copy inside. */
 #define GATHER_TAPS_BODY(T)                                                              \
     do {                                                                                 \
         const T *s = (const T *)x;                                                       \
         T *d = dst;                                                                      \
+        const int64_t step = G->str[2] * G->xs[4];                                       \
         for (int64_t kk = 0; kk < kc; kk++, d += nr) {                                   \
             const pdnn_conv_gemm_tap *tp = tap + kk;                                     \
-            const T *st = s + tp->off;                                                   \
-            int64_t j = 0;                                                               \
-            for (; j < c->n; j++) {                                                      \
-                const bool in = (uint64_t)(c->xc[0][j] + tp->e[0]) < (uint64_t)G->in[0] &&   \
-                                (uint64_t)(c->xc[1][j] + tp->e[1]) < (uint64_t)G->in[1] &&   \
-                                (uint64_t)(c->xc[2][j] + tp->e[2]) < (uint64_t)G->in[2];     \
-                d[j] = in ? st[c->xo[j]] : (T)0;                                         \
+            for (int u = 0; u < nrun; u++) {                                             \
+                const int64_t j0 = run[u].j0, j1 = run[u].j1;                            \
+                int64_t lo = j1, hi = j1;                                                \
+                if ((uint64_t)(c->xc[0][j0] + tp->e[0]) < (uint64_t)G->in[0] &&          \
+                    (uint64_t)(c->xc[1][j0] + tp->e[1]) < (uint64_t)G->in[1]) {          \
+                    /* 0 <= xc2 + (j - j0) s + e2 < in2 */                               \
+                    const int64_t c2 = c->xc[2][j0] + tp->e[2], st = G->str[2];          \
+                    lo = c2 >= 0 ? j0 : j0 + (-c2 + st - 1) / st;                        \
+                    hi = c2 >= G->in[2] ? j0 : j0 + (G->in[2] - c2 + st - 1) / st;       \
+                    if (lo > j1) lo = j1;                                                \
+                    if (hi > j1) hi = j1;                                                \
+                    if (hi < lo) hi = lo;                                                \
+                }                                                                        \
+                int64_t j = j0;                                                          \
+                for (; j < lo; j++) d[j] = 0;                                            \
+                if (hi > lo) {                                                           \
+                    const T *sp = s + tp->off + c->xo[lo];                               \
+                    if (step == 1)                                                       \
+                        for (; j < hi; j++) d[j] = sp[j - lo];                           \
+                    else                                                                 \
+                        for (; j < hi; j++) d[j] = sp[(j - lo) * step];                  \
+                }                                                                        \
+                for (; j < j1; j++) d[j] = 0;                                            \
             }                                                                            \
-            for (; j < nr; j++) d[j] = 0;                                                \
+            for (int64_t j = c->n; j < nr; j++) d[j] = 0;                                \
         }                                                                                \
     } while (0)
 
@@ -156,6 +195,8 @@ void pdnn_conv_pe_gather_taps(const pdnn_conv_gemm_geom *g, const char *x,
         return;
     }
     const pdnn_conv_geom3 *G = &g->geo;
+    col_run run[PDNN_GEMM_NR_MAX];
+    const int nrun = col_runs(G, c, run);
     if (g->es == sizeof(float))
         GATHER_TAPS_BODY(float);
     else
