@@ -37,10 +37,8 @@ typedef struct {
     int64_t zxs; /* Z per xi: B panels, [group][panel][ct][nr] */
     int64_t wxs; /* W per (group, xi): [Cg][kgp] */
     char *v, *z, *w;
-    int64_t pcs; /* P per channel: ct * 16 + 16 (so that the channels read together by
-                  * the transpose do not share L1 sets) */
-    char *p;     /* the chunk's dy tiles by channel: [group][Kg][pcs] (tile lanes only) */
-    char *s;     /* ... by tile, channels as lanes: [group][panel][ct][16][nr] (same) */
+    char *s;     /* the chunk's dy tiles, channels as lanes: [group][panel][ct][16][nr]
+                  * (tile lanes only) */
 } bwdf_bufs;
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -64,12 +62,7 @@ static void bwdf_layout(const pdnn_wino_geom *g, pdnn_conv_gemm_arena *a, bwdf_b
     b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->zxs, 1), g->es);
     b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * XI, b->wxs, 1), g->es);
     b->cl = pdnn_wino_channel_lanes(g);
-    b->pcs = ct * 16 + 16;
-    b->p = b->s = NULL;
-    if (!b->cl) {
-        b->p = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * g->kg, b->pcs, 1), g->es);
-        b->s = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(16 * b->zxs, 1, 1), g->es);
-    }
+    b->s = b->cl ? NULL : pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(16, b->zxs, 1), g->es);
 }
 
 static size_t bwdf_workspace(const void *prob)
@@ -100,50 +93,41 @@ typedef union {
     float f[XI * PDNN_GEMM_NR_MAX];
 } lanes_buf;
 
-/* dy channel k of group grp for the chunk's nc tiles (global t0 ..): element (i, j) of
- * tile t at p[t * 16 + 4 i + j], zeros outside dy. The channel's rows are read in
- * order and written in order. */
-PDNN_INLINE void plane_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *dy,
-                            int64_t grp, int64_t k, int64_t t0, int64_t nc, size_t es)
-{
-    char *p = b->p + (grp * g->kg + k) * b->pcs * (int64_t)es;
-    const int64_t coff = (grp * g->kg + k) * g->ys[1], hs = g->ys[2], ws = g->ys[3];
-    for (int64_t t = 0; t < nc;) {
-        const int64_t tile = t0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
-        const int64_t len = g->tw - tx < nc - t ? g->tw - tx : nc - t;
-        const int64_t off = (tile / g->tpi) * g->ys[0] + coff;
-        for (int i = 0; i < 4; i++) {
-            const int64_t h = 4 * ty + i;
-            for (int64_t u = 0; u < len; u++) {
-                const int64_t w0 = 4 * (tx + u), d0 = (t + u) * 16 + 4 * i;
-                const int64_t src = off + h * hs + w0 * ws;
-                if (h < g->oh && w0 + 4 <= g->ow) {
-                    for (int j = 0; j < 4; j++) pdnn_wino_copy_el(p, d0 + j, dy, src + j * ws, es);
-                } else {
-                    for (int j = 0; j < 4; j++) {
-                        if (h < g->oh && w0 + j < g->ow)
-                            pdnn_wino_copy_el(p, d0 + j, dy, src + j * ws, es);
-                        else
-                            pdnn_wino_zero_el(p, d0 + j, es);
-                    }
-                }
-            }
-        }
-        t += len;
-    }
-}
-
-/* Tiles t .. t + nt - 1 of the chunk, group grp, channel panel kp: transposed from the
- * planes into the stage (channels as lanes; lanes past Kg stay zero), then Z = A dY A^T. */
-PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, int64_t grp, int64_t kp,
-                         int64_t t, int64_t nt, size_t es)
+/* Tiles t .. t + nt - 1 of the chunk (global t0 + t ..), group grp, channel panel kp:
+ * gathered from dy into the stage (channels as lanes; lanes past Kg stay zero), then
+ * Z = A dY A^T. The dy lines of the next unit's tiles are prefetched (one line per
+ * channel and row serves 4 tiles). */
+PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char *dy,
+                         int64_t grp, int64_t kp, int64_t t0, int64_t t, int64_t nt, int64_t nc,
+                         size_t es)
 {
     const int nr = g->uk->nr;
-    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr, ps = b->pcs;
-    const char *p = b->p + ((grp * g->kg + k0) * ps + t * 16) * (int64_t)es;
+    const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
+    const int64_t hs = g->ys[2], ws = g->ys[3], cs = g->ys[1];
     char *st = b->s + (((grp * b->nkp + kp) * b->ct + t) * 16 * nr) * (int64_t)es;
-    for (int64_t e = 0; e < nt * 16; e++)
-        for (int64_t l = 0; l < nl; l++) pdnn_wino_copy_el(st, e * nr + l, p, l * ps + e, es);
+    if (t + nt < nc) { /* the next unit's first tile */
+        const int64_t tile = t0 + t + nt, rem = tile % g->tpi, ty = rem / g->tw;
+        const int64_t tx = rem % g->tw, rows = g->oh - 4 * ty < 4 ? g->oh - 4 * ty : 4;
+        const char *p = dy + ((tile / g->tpi) * g->ys[0] + (grp * g->kg + k0) * cs +
+                              4 * ty * hs + 4 * tx * ws) * (int64_t)es;
+        for (int64_t l = 0; l < nl; l++)
+            for (int64_t i = 0; i < rows; i++) __builtin_prefetch(p + (l * cs + i * hs) * (int64_t)es);
+    }
+    for (int64_t u = 0; u < nt; u++) {
+        const int64_t tile = t0 + t + u, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
+        const int64_t oi = g->oh - 4 * ty, oj = g->ow - 4 * tx; /* rows, columns inside dy */
+        const int64_t base = (tile / g->tpi) * g->ys[0] + (grp * g->kg + k0) * cs +
+                             4 * ty * hs + 4 * tx * ws;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) {
+                const int64_t d0 = (u * 16 + 4 * i + j) * nr, off = base + i * hs + j * ws;
+                if (i < oi && j < oj)
+                    for (int64_t l = 0; l < nl; l++)
+                        pdnn_wino_copy_el(st, d0 + l, dy, off + l * cs, es);
+                else
+                    for (int64_t l = 0; l < nl; l++) pdnn_wino_zero_el(st, d0 + l, es);
+            }
+    }
     for (int64_t u = 0; u < nt; u++)
         pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, st + u * 16 * nr * (int64_t)es, nr,
                             b->z + (((grp * b->nkp + kp) * b->ct + t + u) * nr) * (int64_t)es,
@@ -260,14 +244,12 @@ PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
                 pdnn_wino_input_unit(g, x, cc, t0 + q * nr,
                                      b->v + (cc * b->ct + q * nr) * (int64_t)es, b->vxs);
             }
-#pragma omp for schedule(static)
-            for (int64_t i = 0; i < g->g * g->kg; i++)
-                plane_unit(g, b, dy, i / g->kg, i % g->kg, t0, nc, es);
             const int64_t tq = cdiv(nc, DY_TILES);
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < g->g * nkp * tq; i++) {
                 const int64_t t = (i % tq) * DY_TILES, gp = i / tq; /* gp = grp * nkp + kp */
-                dy_unit(g, b, gp / nkp, gp % nkp, t, nc - t < DY_TILES ? nc - t : DY_TILES, es);
+                dy_unit(g, b, dy, gp / nkp, gp % nkp, t0, t, nc - t < DY_TILES ? nc - t : DY_TILES,
+                        nc, es);
             }
         }
 #pragma omp for schedule(static)
