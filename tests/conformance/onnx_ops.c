@@ -477,6 +477,9 @@ static ox_result run_conv(ox_ctx *c, ox_scope *s, const Onnx__NodeProto *n,
     if (c->variant >= PDNN_CONVOLUTION_FWD_ALGO_COUNT) return OX_VARIANT_END;
     pdnnConvolutionFwdAlgo_t algo = (pdnnConvolutionFwdAlgo_t)c->variant;
     snprintf(c->variant_name, sizeof c->variant_name, "%s", fwd_algo_names[algo]);
+    c->inexact = algo == PDNN_CONVOLUTION_FWD_ALGO_FFT || algo == PDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
+                 algo == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD ||
+                 algo == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
     pdnnDataType_t dt, wt;
     int xdims[OX_MAX_RANK], wdims[OX_MAX_RANK];
     ox_result r;
@@ -533,6 +536,10 @@ static ox_result run_conv_transpose(ox_ctx *c, ox_scope *s, const Onnx__NodeProt
     if (c->variant >= PDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT) return OX_VARIANT_END;
     pdnnConvolutionBwdDataAlgo_t algo = (pdnnConvolutionBwdDataAlgo_t)c->variant;
     snprintf(c->variant_name, sizeof c->variant_name, "%s", bwd_data_algo_names[algo]);
+    c->inexact = algo == PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT ||
+                 algo == PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING ||
+                 algo == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD ||
+                 algo == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED;
     pdnnDataType_t dt, wt;
     int xdims[OX_MAX_RANK], wdims[OX_MAX_RANK];
     ox_result r;
@@ -879,6 +886,12 @@ int ox_op_known(const char *op)
     return in_list(plumbing_ops, op) || in_list(activation_ops, op) || in_list(softmax_ops, op) || in_list(pool_ops, op) ||
            in_list(reduce_ops, op) || in_list(elementwise_ops, op) || !strcmp(op, "Conv") ||
            !strcmp(op, "ConvTranspose");
+}
+
+double ox_inexact_atol(double atol, double maxabs)
+{
+    const double scaled = 1e-5 * maxabs;
+    return scaled > atol ? scaled : atol;
 }
 
 void ox_tolerance(const char *op, int dtype, double *rtol, double *atol)

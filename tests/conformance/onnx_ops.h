@@ -2,6 +2,8 @@
 #ifndef PDNN_ONNX_OPS_H
 #define PDNN_ONNX_OPS_H
 
+#include <stdbool.h>
+
 #include "onnx_load.h"
 #include "pdnn.h"
 
@@ -18,7 +20,15 @@ typedef struct {
     int64_t opset;          /* the model's default-domain opset */
     int variant;            /* algorithm index for ops that have several (convolution) */
     char variant_name[64];  /* out: the variant used, "" for ops without variants */
+    bool inexact;           /* out: the variant is a transform algorithm (Winograd, FFT):
+                             * not exact where the direct sum is, compared with an absolute
+                             * tolerance scaled to the outputs (ox_inexact_atol) */
 } ox_ctx;
+
+/* The absolute tolerance for a transform algorithm's outputs whose largest magnitude is
+ * maxabs: its rounding error scales with the data, not with each output (an output that
+ * is exactly 0 comes out near 1e-7 of the data's scale), at least atol. */
+double ox_inexact_atol(double atol, double maxabs);
 
 /* Runs node on its inputs (in[i] NULL for an absent optional input) and allocates
  * its n_out outputs into out (NaN-poisoned before pdnn writes them). On any result

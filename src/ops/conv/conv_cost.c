@@ -142,7 +142,9 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
     } else if (wino && s.k3s1) {
         const bool fused = fwd ? a == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD
                                : bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD;
-        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0);
+        /* + the stages' fixed costs (filter transform, barriers): small problems stay
+         * on the exact GEMM */
+        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads;
     } else if (direct && s.one_by_one) { /* GEMM without im2col */
         const double rows = bwdd ? s.cg : s.kg;
         compute = s.flops / (peak * 0.85 * fill(rows, 6) * rows / (rows + 8));
