@@ -185,19 +185,20 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
 WINO_ROWS(float, f32)
 WINO_ROWS(double, f64)
 
-/* Prefetch of the cache lines of bytes [p, p + n): for reading (rw 0) or writing (1). */
+/* Prefetch of the cache lines of bytes [p, p + n): for reading into L2 (rw 0) or for
+ * writing (1). */
 static inline void prefetch_row(const char *p, int64_t n, int rw)
 {
     for (int64_t k = 0; k < n; k += 64) {
         if (rw)
             __builtin_prefetch(p + k, 1);
         else
-            __builtin_prefetch(p + k, 0);
+            __builtin_prefetch(p + k, 0, 2);
     }
     if (rw)
         __builtin_prefetch(p + n - 1, 1);
     else
-        __builtin_prefetch(p + n - 1, 0);
+        __builtin_prefetch(p + n - 1, 0, 2);
 }
 
 /* A run of lanes: consecutive tiles of one tile row (image n, row ty, columns tx ..). */
