@@ -2,22 +2,30 @@
  * conv_cpu_wino_fwd.c (forward, fused and non-fused), conv_cpu_wino_bwd_data.c and
  * conv_cpu_wino_bwd_filter.c. The transform matrices, their derivation (Lavin & Gray
  * 2016, interpolation points 0, 1, -1, 2, -2, infinity) and the backward-filter identity
- * are written in src/cpu/ukernels/winograd/wino4x3_tmpl.h.
+ * are written in src/cpu/ukernels/winograd/wino4x3_tmpl.h; the transforms are plain-C
+ * micro-kernels compiled per ISA there.
  *
  * The convolution is cut into 4x4 output tiles, tile (ty, tx) of image n reading the
  * 6x6 input window at rows 4 ty - ph .., columns 4 tx - pw .. (zeros outside the
- * input). With xi = 0..35 the 36 elements of a transformed tile, per group:
+ * input); tiles are numbered (n, ty, tx), tx fastest. With xi = 0..35 the 36 elements of
+ * a transformed tile, per group:
  *   U[xi] (Kg x Cg) = (G g G^T)[xi]             filter transform
  *   V[xi] (Cg x T)  = (B^T d B)[xi]             input transform of the T tiles
  *   M[xi] (Kg x T)  = U[xi] V[xi]               36 GEMMs (the packed micro-kernels)
  *   y tile          = A^T M A                   output transform, then blended:
  *   y = alpha * result + beta * y (y never read when beta == 0).
- * The tiles are processed in blocks (a few GEMM panels of tiles, fused; ~16 MiB of V and
- * M, non-fused): per block the threads split the input transform by (channel, panel),
- * the GEMMs by (xi, group, panel) and the output transform by (channel, panel). Every
- * output element is computed by one thread in one fixed sequence of operations, the
- * same whatever the block or the thread count: results are bitwise independent of the
- * thread count (they differ between ISA levels, as the GEMM micro-kernels do).
+ * Two forms of the same arithmetic per element:
+ *  - tile lanes (conv_cpu_wino_common.c; NCHW-like layouts): transforms across 64 (nr)
+ *    tiles, the windows of a row of tiles dealt from each input row (stride-4 groups);
+ *    V in GEMM B panels of tiles, U in A panels;
+ *  - channel lanes (conv_cpu_wino_cl.c; channels contiguous, NHWC): transforms across
+ *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels.
+ * The tiles are processed in blocks (fused: V and M of a block about the L2 size; non-
+ * fused: ~16 MiB): per block the threads split the input transform, the GEMMs (by xi,
+ * group and tiles) and the output transform. Every output element is computed by one
+ * thread in one fixed sequence of operations, the same whatever the block or the thread
+ * count: results are bitwise independent of the thread count (they differ between ISA
+ * levels, as the GEMM micro-kernels do, and between the two forms).
  *
  * Backward data is this forward convolution of dy with the filter rotated by 180
  * degrees, K and C swapped and padding 2 - pad (pdnn_wino_geom_init does the mapping:

@@ -11,12 +11,18 @@
  * the chunk's products to its own MR x NR tiles of W with the GEMM micro-kernel (depth =
  * the chunk's tiles, summed in order). So every W element is one fixed sequence of
  * operations: results are bitwise independent of the thread count.
+ * Layouts: Z always has the output channels as lanes (GEMM B panels). Tile lanes (x and
+ * dy NCHW-like): V rows are channels (tiles contiguous, dealt from x's rows as in the
+ * forward), and dy's 4x4 tiles are gathered into channel lanes 4 tiles at a time (the
+ * next tiles' lines prefetched). Channel lanes (x and dy channels contiguous, NHWC): V
+ * rows are tiles (channels contiguous; the micro-kernel reads V column-major) and dy is
+ * read in place.
  * Supports: as the forward entries (3x3, stride 1, dilation 1, 2-d, any padding, groups,
  * both modes, any strides, FLOAT and DOUBLE). Error bound: PDNN_WINO_TOL_F32 / _F64
  * (relative to the exact gradient, uniform(-1, 1) data).
  *
- * Workspace: W (36 K C/g elements) and one chunk of V and Z (~8 MiB unless one panel of
- * tiles is larger). */
+ * Workspace: W (36 K C/g elements), one chunk of V and Z (~8 MiB unless one panel of
+ * tiles is larger) and, for tile lanes, the chunk's dy tiles (16/36 of Z). */
 #include <string.h>
 
 #include "core/par.h"
