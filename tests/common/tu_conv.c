@@ -181,7 +181,7 @@ void tu_conv_describe(const tu_conv_shape *s, char *buf, size_t n)
 pdnnStatus_t tu_conv_run_impl(const pdnn_impl *im, const pdnn_conv_problem *p, const void *src,
                               const void *wei, void *dst, double alpha, double beta, int nt)
 {
-    size_t wsb = im->workspace ? im->workspace(p) : 0;
+    size_t wsb = pdnn_impl_workspace(im, p);
     void *ws = wsb ? malloc(wsb) : NULL;
     pdnn_conv_args a = {src, wei, dst, alpha, beta};
     pdnn_ctx ctx = {nt, ws, wsb};
@@ -319,8 +319,8 @@ void tu_conv_api_check(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir
         TU_OK(pdnnGetConvolutionBackwardFilterWorkspaceSize(
             h, xd, yd, cd, wd, (pdnnConvolutionBwdFilterAlgo_t)algo, &wsb));
     if (im)
-        TU_CHECK(wsb == im->workspace(&cs->p), "%s %s: API workspace %zu, entry %zu", im->name,
-                 tu_conv_dir_name(dir), wsb, im->workspace(&cs->p));
+        TU_CHECK(wsb == pdnn_impl_workspace(im, &cs->p), "%s %s: API workspace %zu, entry %zu",
+                 im->name, tu_conv_dir_name(dir), wsb, pdnn_impl_workspace(im, &cs->p));
     void *out[2] = {NULL, NULL};
     for (int run = 0; run < 3; run++) {
         /* run 0: 1 thread; run 1: 2 threads; run 2: workspace one byte short */
