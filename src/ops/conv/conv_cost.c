@@ -2,7 +2,7 @@
  * milliseconds, of one call of the implementation dispatch would run for an algorithm,
  * from the problem's sizes alone (no kernel runs, no memory is touched).
  *
- * time = max(multiply-add time, memory time) + a fixed call overhead, where
+ * time = multiply-add time + memory time + a fixed call overhead, where
  *  - multiply-add time = the multiply-adds the algorithm performs (the direct count, or
  *    the Winograd count with its tiles rounded up, plus its transforms) over the rate
  *    of the micro-kernels of the current ISA (per thread: AVX-512 160, AVX2 80, scalar
@@ -10,8 +10,9 @@
  *    how full the 6-row x 64-lane register tiles are (a GEMM with 32 rows fills
  *    32 / 36 of its row tiles), how much of the time goes into packing (each packed
  *    element is used M times: efficiency M / (M + c)), lanes wasted on padding;
- *  - memory time = the bytes read and written once over ~8 GB/s per thread (what
- *    bounds depthwise and small convolutions);
+ *  - memory time = the bytes of x, w and y read or written once at ~30 GB/s per thread
+ *    (depthwise, bound by memory: the larger of its multiply-add time and the bytes
+ *    streamed at ~10 GB/s);
  *  - threads: the team's size when there is work for several threads.
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
@@ -145,18 +146,27 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         /* + the stages' fixed costs (filter transform, barriers): small problems stay
          * on the exact GEMM */
         compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads;
-    } else if (direct && s.one_by_one) { /* GEMM without im2col */
+    } else if (direct && s.one_by_one && p->dir != PDNN_CONV_BWD_FILTER) { /* GEMM without im2col */
         const double rows = bwdd ? s.cg : s.kg;
         compute = s.flops / (peak * 0.85 * fill(rows, 6) * rows / (rows + 8));
-    } else if (direct && s.cg == 1) { /* depthwise: bound by memory, ~25% of the FMA rate */
+    } else if (direct && s.cg == 1 && s.kg <= 4) {
+        /* depthwise (multiplier up to 4): bound by memory, ~25% of the FMA rate */
         compute = s.flops / (peak * 0.25);
+        const double memory = s.bytes / 10.0e6; /* streamed at ~10 GB/s per thread */
+        if (memory > compute) compute = memory;
     } else {
         compute = s.flops / (peak * gemm_eff(p, &s));
         /* the implicit forms gather their columns through tables or bounds checks */
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) compute *= 1.3;
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) compute *= 1.1;
+        /* the 1x1 backward filter accumulates per image block: behind im2col + GEMM,
+         * whose sums run across the batch */
+        if (direct && s.one_by_one && p->dir == PDNN_CONV_BWD_FILTER) compute *= 1.5;
+        /* a direct path outside its shapes (one input channel with many outputs per
+         * group): vector loops without register blocking */
+        else if (direct && !s.one_by_one) compute *= 2.0;
     }
-    const double memory = s.bytes / 8.0e6; /* bytes per ms at ~8 GB/s */
-    const double t = (compute > memory ? compute : memory) / nt;
+    const double memory = s.bytes / 30.0e6; /* reading and writing the tensors once */
+    const double t = (compute + memory) / nt;
     return t + overhead;
 }

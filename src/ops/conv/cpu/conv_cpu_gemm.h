@@ -145,6 +145,9 @@ typedef struct {
 #define PDNN_CONV_GEMM_PAD_CHUNK_BYTES ((size_t)512 << 10)
 
 void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg);
+/* True when the padded copy of an image is x's image itself, bit for bit (no padding,
+ * no cropping, the image packed): one copy of pg->img elements per image does. */
+bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg);
 /* Plane (image n, channel c) of x (g's strides) into its padded copy dst. */
 void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
                               const void *x, int64_t n, int64_t c, void *dst);

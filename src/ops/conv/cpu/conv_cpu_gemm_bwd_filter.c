@@ -1,6 +1,6 @@
 /* Backward filter by GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_FILTER_ALGO_1).
  *
- * Stride 1: the images are copied in chunks into zero-padded buffers
+ * Stride 1 and at least 32 output pixels per image: the images are copied in chunks into zero-padded buffers
  * (conv_cpu_gemm.h). Output pixel o of a padded plane sits at lane
  * q = (o0 * pd1 + o1) * pd2 + o2, and tap e reads the padded input at q + off(e): so
  * with dY extended by zeros to every lane q < Q (Q = ((out0 - 1) * pd1 + out1 - 1) *
@@ -51,9 +51,15 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
 
 static bool unit_stride(const pdnn_conv_problem *p)
 {
-    for (int d = 0; d < p->nsp; d++)
+    int64_t q = 1;
+    for (int d = 0; d < p->nsp; d++) {
         if (p->stride[d] != 1) return false;
-    return true;
+        q *= p->out[d];
+    }
+    /* each micro-kernel call sums one image's lanes: with few output pixels per image
+     * (e.g. fully connected layers as 1x1 maps) the im2col path, whose sums run across
+     * images, is faster */
+    return q >= 32;
 }
 
 /* The geometry of the stride-1 path. */
@@ -178,6 +184,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
     const char *x = arg->src, *dy = arg->wei;
     char *dw = arg->dst;
     const int nt = ctx->nthreads;
+    const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &u.pg); /* images copied whole */
     /* the zero lanes past the last image may be read by nothing, but keep them defined */
     memset(b.pad + u.nbi * u.pg.img * (int64_t)es, 0, PDNN_GEMM_NR_MAX * es);
 
@@ -188,9 +195,14 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < nimg * (g.g * cg + g.g * u.nkp); i++) {
                 const int64_t ni = i / (g.g * cg + g.g * u.nkp), r = i % (g.g * cg + g.g * u.nkp);
-                if (r < g.g * cg)
+                if (r < g.g * cg && whole) {
+                    if (r == 0) /* the image at once */
+                        memcpy(b.pad + ni * u.pg.img * (int64_t)es,
+                               x + (n0 + ni) * g.geo.xs[0] * (int64_t)es, (size_t)u.pg.img * es);
+                } else if (r < g.g * cg) {
                     pdnn_conv_gemm_pad_plane(&g, &u.pg, x, n0 + ni, r,
                                              b.pad + (ni * u.pg.img + r * u.pg.ps) * (int64_t)es);
+                }
                 else
                     pack_dyt(&g, &u, dy, n0 + ni, (r - g.g * cg) / u.nkp, (r - g.g * cg) % u.nkp,
                              b.bp + (ni * bimg + (r - g.g * cg) * nr * Q) * (int64_t)es);

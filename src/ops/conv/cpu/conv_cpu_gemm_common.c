@@ -327,6 +327,19 @@ PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, in
     }
 }
 
+bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg)
+{
+    const int64_t *xs = g->geo.xs;
+    for (int d = 0; d < 3; d++)
+        if (g->geo.pad[d] != 0 || pg->pd[d] != g->geo.in[d]) return false;
+    /* x's image is packed: channels of pg->ps elements one after the other */
+    const int64_t c = g->g * g->geo.cg;
+    return (g->geo.in[2] == 1 || xs[4] == 1) &&
+           (g->geo.in[1] == 1 || xs[3] == g->geo.in[2]) &&
+           (g->geo.in[0] == 1 || xs[2] == g->geo.in[1] * g->geo.in[2]) &&
+           (c == 1 || xs[1] == pg->ps);
+}
+
 void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
                               const void *x, int64_t n, int64_t c, void *dst)
 {

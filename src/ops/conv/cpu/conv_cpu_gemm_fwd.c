@@ -223,6 +223,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
         for (int64_t t = 0; t < g.taps; t++) b.poff[t] = b.tab[t].off;
     }
     const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
+    const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
     if (wt) {
         /* tap (k, spatial r) of output channel c reads the original filter at
          * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
@@ -272,7 +273,12 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
         }
         for (int64_t ic = 0; ic < nich; ic++) {
             const int64_t n0 = ic * nbi, nimg = g.n - n0 < nbi ? g.n - n0 : nbi;
-            if (T > 0) {
+            if (T > 0 && whole) {
+#pragma omp for schedule(static)
+                for (int64_t ni = 0; ni < nimg; ni++)
+                    memcpy(b.pad + ni * pg.img * (int64_t)es,
+                           x + (n0 + ni) * g.geo.xs[0] * (int64_t)es, (size_t)pg.img * es);
+            } else if (T > 0) {
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < nimg * g.g * g.geo.cg; i++) {
                     const int64_t ni = i / (g.g * g.geo.cg), c = i % (g.g * g.geo.cg);
