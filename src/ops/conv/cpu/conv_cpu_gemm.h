@@ -176,4 +176,20 @@ typedef struct {
 pdnn_conv_gemm_tiles pdnn_conv_gemm_tiling(const pdnn_gemm_ukernel *uk, int64_t m,
                                            int64_t n, int64_t outer, int nthreads);
 
+/* The block of task r (within one item) of an m x n GEMM tiled by tl: rows i0 .. i0 +
+ * mm - 1, columns j0 .. j0 + nn - 1; false when the block lies past the matrix (the
+ * tiling was made for a larger n). */
+static inline bool pdnn_conv_gemm_task(const pdnn_conv_gemm_tiles *tl, const pdnn_gemm_ukernel *uk,
+                                       int64_t r, int64_t m, int64_t n, int64_t *i0, int64_t *mm,
+                                       int64_t *j0, int64_t *nn)
+{
+    const int64_t bm = tl->mcp * uk->mr, bn = tl->ncp * uk->nr;
+    *i0 = (r % tl->mb) * bm;
+    *j0 = (r / tl->mb) * bn;
+    if (*i0 >= m || *j0 >= n) return false;
+    *mm = m - *i0 < bm ? m - *i0 : bm;
+    *nn = n - *j0 < bn ? n - *j0 : bn;
+    return true;
+}
+
 #endif

@@ -1,21 +1,23 @@
 /* Backward data by GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_DATA_ALGO_1).
  *
- * Stride 1 and C/g >= 4: dx is the forward convolution of dy with the filter rotated by 180 degrees
- * and K and C swapped, padded by (kern - 1) * dil - pad, so it runs through the forward
- * core (conv_cpu_gemm_fwd.c: zero-padded dy, B panels by runs, the filter read
- * transposed in place); every dx element is one sum over the K * prod(kern) taps.
+ * Stride 1 and C/g >= 4: dx is the forward convolution of dy with the filter rotated
+ * by 180 degrees and K and C swapped, padded by (kern - 1) * dil - pad, so it runs
+ * through the forward core (conv_cpu_gemm_fwd.c: zero-padded dy, B panels by runs, the
+ * filter read transposed in place); every dx element is one sum over the
+ * K * prod(kern) taps.
  *
- * Otherwise, by GEMM + col2im: per group g and chunk of whole images: col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P]
- * (conv_cpu_gemm.h), then every dx element gathers the col entries of the taps and
- * output pixels that read it, in a fixed tap order, summed in double:
+ * Otherwise, by GEMM + col2im: per group g and chunk of whole images,
+ * col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P] (conv_cpu_gemm.h), then every dx
+ * element gathers the col entries of the taps and output pixels that read it, in a
+ * fixed tap order, summed in the data type:
  *   dx[n, c, i] = alpha * sum_{taps r, pixels o : o*stride - pad + e(r) = i} col[(c, r)][(n, o)]
  *                 + beta * dx[n, c, i]     (dx never read when beta == 0).
  * The gather (rather than a scatter-add) writes each dx element once, so threads split
  * dx rows freely and results do not depend on the thread count.
  *
- * Workspace (stride 1): that of the forward core. Otherwise: tap and pixel tables, the packed transposed filter (~ K * T elements) and
- * per chunk the packed dY columns and the col matrix (<= ~4 MiB unless one image's
- * T x P col matrix is larger). */
+ * Workspace (forward form): that of the forward core. Otherwise: tap and pixel tables,
+ * the packed transposed filter (~ K * T elements) and per chunk the packed dY columns
+ * and the col matrix (<= ~4 MiB unless one image's T x P col matrix is larger). */
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
 
@@ -130,46 +132,15 @@ PDNN_INLINE void st_el(char *p, int64_t i, double v, size_t es)
         ((double *)p)[i] = v;
 }
 
-/* One dx row (fixed n, c, i0, i1; all i2). cbase: column of the image's pixel 0 in col. */
-PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const ot[3],
-                            const char *col, int64_t ldc, int64_t cbase, int64_t c,
-                            int64_t i0, int64_t i1, char *dx, int64_t dxoff, double alpha,
-                            double beta, size_t es)
-{
-    const int64_t k0 = g->geo.kern[0], k1 = g->geo.kern[1], k2 = g->geo.kern[2];
-    const int64_t t_c = g->cmajor ? c * g->ks : c, t_s = g->cmajor ? 1 : g->geo.cg;
-    for (int64_t i2 = 0; i2 < g->geo.in[2]; i2++) {
-        double acc = 0.0;
-        for (int64_t r0 = 0; r0 < k0; r0++) {
-            const int64_t o0 = ot[0][i0 * k0 + r0];
-            if (o0 < 0) continue;
-            for (int64_t r1 = 0; r1 < k1; r1++) {
-                const int64_t o1 = ot[1][i1 * k1 + r1];
-                if (o1 < 0) continue;
-                const int64_t pbase = cbase + (o0 * g->geo.out[1] + o1) * g->geo.out[2];
-                const int64_t sbase = (r0 * k1 + r1) * k2;
-                for (int64_t r2 = 0; r2 < k2; r2++) {
-                    const int64_t o2 = ot[2][i2 * k2 + r2];
-                    if (o2 < 0) continue;
-                    const int64_t t = t_c + (sbase + r2) * t_s;
-                    acc += ld_el(col, t * ldc + pbase + o2, es);
-                }
-            }
-        }
-        const int64_t off = dxoff + i2 * g->geo.xs[4];
-        double v = alpha * acc;
-        if (beta != 0.0) v += beta * ld_el(dx, off, es);
-        st_el(dx, off, v, es);
-    }
-}
-
-/* Columns of a dx row summed at once by gather_row_s1. */
+/* Columns of a dx row summed at once by gather_row. */
 #define ROW_CHUNK 256
 
-/* gather_row for unit stride along the last dim: the taps' col entries of a row are
- * contiguous runs, added to a row of accumulators in the data type, tap by tap in the
- * same fixed order as gather_row. */
-PDNN_INLINE void gather_row_s1(const pdnn_conv_gemm_geom *g, const int64_t *const ot[3],
+/* One dx row (fixed n, c, i0, i1; all i2; cbase: column of the image's pixel 0 in col):
+ * for every tap (r0, r1, r2) in order, the col entries of the outputs that read the row
+ * through it are added to a row of accumulators in the data type. With unit stride
+ * along the row those entries are a contiguous run; otherwise ot[2] says, column by
+ * column, which output (if any) reads it. */
+PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const ot[3],
                                bool flip, const char *col, int64_t ldc, int64_t cbase,
                                int64_t c, int64_t i0, int64_t i1, char *dx, int64_t dxoff,
                                double alpha, double beta, size_t es)
@@ -194,11 +165,24 @@ PDNN_INLINE void gather_row_s1(const pdnn_conv_gemm_geom *g, const int64_t *cons
                 const int64_t pbase = cbase + (o0 * g->geo.out[1] + o1) * out2;
                 const int64_t sbase = (r0 * k1 + r1) * k2;
                 for (int64_t r2 = 0; r2 < k2; r2++) {
+                    const int64_t t = t_c + (sbase + r2) * t_s;
+                    if (g->geo.str[2] != 1) { /* column by column through ot[2] */
+                        const int64_t *o2 = ot[2] + r2;
+                        if (es == sizeof(float)) {
+                            const float *cp = (const float *)col + t * ldc + pbase;
+                            for (int64_t i = j0; i < j1; i++)
+                                if (o2[i * k2] >= 0) af[i - j0] += cp[o2[i * k2]];
+                        } else {
+                            const double *cp = (const double *)col + t * ldc + pbase;
+                            for (int64_t i = j0; i < j1; i++)
+                                if (o2[i * k2] >= 0) ad[i - j0] += cp[o2[i * k2]];
+                        }
+                        continue;
+                    }
                     /* dx column i reads output column i + pad2 - e2 when inside [0, out2) */
                     const int64_t sh = pad2 - (flip ? k2 - 1 - r2 : r2) * g->geo.dil[2];
                     int64_t lo = -sh > j0 ? -sh : j0, hi = out2 - sh < j1 ? out2 - sh : j1;
                     if (hi <= lo) continue;
-                    const int64_t t = t_c + (sbase + r2) * t_s;
                     const int64_t src = t * ldc + pbase + sh;
                     if (es == sizeof(float)) {
                         const float *cp = (const float *)col + src;
@@ -300,11 +284,8 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
             }
 #pragma omp for schedule(static)
             for (int64_t task = 0; task < tl.ntasks; task++) {
-                const int64_t i0 = (task % tl.mb) * tl.mcp * mr;
-                const int64_t j0 = (task / tl.mb) * tl.ncp * nr;
-                if (i0 >= T || j0 >= ncol) continue;
-                const int64_t mm = T - i0 < tl.mcp * mr ? T - i0 : tl.mcp * mr;
-                const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
+                int64_t i0, mm, j0, nn;
+                if (!pdnn_conv_gemm_task(&tl, uk, task, T, ncol, &i0, &mm, &j0, &nn)) continue;
                 pdnn_gemm_macro(uk, mm, nn, kg, b.wp + (grp * apg + i0 * kg) * (int64_t)es,
                                 kg * mr, b.bp + j0 * kg * (int64_t)es, kg * nr,
                                 b.col + (i0 * ccap + j0) * (int64_t)es, ccap, 1, NULL, 1.0, 0.0);
@@ -320,20 +301,12 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                 const int64_t c = q % g.geo.cg, ni = q / g.geo.cg;
                 const int64_t dxoff = (n0 + ni) * g.geo.xs[0] + (grp * g.geo.cg + c) * g.geo.xs[1] +
                                       i0 * g.geo.xs[2] + i1 * g.geo.xs[3];
-                if (g.geo.str[2] == 1) {
-                    if (es == sizeof(float))
-                        gather_row_s1(&g, ot, p->flip, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff,
-                                      alpha, beta, sizeof(float));
-                    else
-                        gather_row_s1(&g, ot, p->flip, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff,
-                                      alpha, beta, sizeof(double));
-                } else if (es == sizeof(float)) {
-                    gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
-                               beta, sizeof(float));
-                } else {
-                    gather_row(&g, ot, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff, alpha,
-                               beta, sizeof(double));
-                }
+                if (es == sizeof(float))
+                    gather_row(&g, ot, p->flip, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff,
+                               alpha, beta, sizeof(float));
+                else
+                    gather_row(&g, ot, p->flip, b.col, ccap, ni * g.npix, c, i0, i1, dx, dxoff,
+                               alpha, beta, sizeof(double));
             }
         }
     }

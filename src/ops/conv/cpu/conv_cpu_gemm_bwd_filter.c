@@ -385,9 +385,8 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
 #pragma omp for schedule(static)
             for (int64_t task = 0; task < tl.ntasks; task++) {
                 const int64_t per = tl.mb * tl.nb, grp = task / per, r = task % per;
-                const int64_t i0 = (r % tl.mb) * tl.mcp * mr, j0 = (r / tl.mb) * tl.ncp * nr;
-                const int64_t mm = kg - i0 < tl.mcp * mr ? kg - i0 : tl.mcp * mr;
-                const int64_t nn = T - j0 < tl.ncp * nr ? T - j0 : tl.ncp * nr;
+                int64_t i0, mm, j0, nn;
+                if (!pdnn_conv_gemm_task(&tl, uk, r, kg, T, &i0, &mm, &j0, &nn)) continue;
                 pdnn_gemm_macro(uk, mm, nn, kc, b.ap + (grp * apg + i0 * kc) * (int64_t)es,
                                 kc * mr, b.bp + (grp * bpg + j0 * kc) * (int64_t)es, kc * nr,
                                 dw + ((grp * kg + i0) * T + j0) * (int64_t)es, T, 1, NULL, alpha,

@@ -314,11 +314,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 }
 #pragma omp for schedule(static)
                 for (int64_t task = 0; task < tl.ntasks; task++) {
-                    const int64_t i0 = (task % tl.mb) * tl.mcp * mr;
-                    const int64_t j0 = (task / tl.mb) * tl.ncp * nr;
-                    if (i0 >= kg || j0 >= ncol) continue;
-                    const int64_t mm = kg - i0 < tl.mcp * mr ? kg - i0 : tl.mcp * mr;
-                    const int64_t nn = ncol - j0 < tl.ncp * nr ? ncol - j0 : tl.ncp * nr;
+                    int64_t i0, mm, j0, nn;
+                    if (!pdnn_conv_gemm_task(&tl, uk, task, kg, ncol, &i0, &mm, &j0, &nn)) continue;
                     fwd_block(&g, b.wp + (grp * apg + i0 * T) * (int64_t)es,
                               b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
                               beta);
