@@ -22,6 +22,8 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_gemm;   /* "cpu:implicit_gemm"
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_precomp_gemm; /* IMPLICIT_PRECOMP_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino;            /* "cpu:winograd_f4x3", WINOGRAD */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino_nonfused;   /* "cpu:winograd_nonfused_f4x3" */
+extern const pdnn_impl pdnn_conv_fwd_cpu_wino5;           /* "cpu:winograd_f4x5", WINOGRAD */
+extern const pdnn_impl pdnn_conv_fwd_cpu_wino5_nonfused;  /* "cpu:winograd_nonfused_f4x5" */
 
 /* ---- backward data (pdnnConvolutionBwdDataAlgo_t) */
 extern const pdnn_impl pdnn_conv_bwd_data_ref_direct;     /* "ref:direct", ALGO_0 */
@@ -30,6 +32,8 @@ extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1; /* "cpu:direct_1x1", A
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;  /* "cpu:direct_dw", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino;       /* "cpu:winograd_f4x3", WINOGRAD */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino5;      /* "cpu:winograd_f4x5", WINOGRAD */
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino5_nonfused; /* WINOGRAD_NONFUSED, 5x5 */
 
 /* ---- backward filter (pdnnConvolutionBwdFilterAlgo_t) */
 extern const pdnn_impl pdnn_conv_bwd_filter_ref_direct;   /* "ref:direct", ALGO_0 */
@@ -37,11 +41,14 @@ extern const pdnn_impl pdnn_conv_bwd_filter_cpu_gemm;     /* "cpu:gemm", ALGO_1 
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1; /* "cpu:direct_1x1", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw; /* "cpu:direct_dw", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_wino5_nonfused; /* WINOGRAD_NONFUSED, 5x5 */
 
 static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
     &pdnn_conv_fwd_cpu_gemm,
     &pdnn_conv_fwd_cpu_wino,
     &pdnn_conv_fwd_cpu_wino_nonfused,
+    &pdnn_conv_fwd_cpu_wino5,
+    &pdnn_conv_fwd_cpu_wino5_nonfused,
     &pdnn_conv_fwd_cpu_direct_dw,
     &pdnn_conv_fwd_cpu_direct_1x1,
     &pdnn_conv_fwd_cpu_implicit_gemm,
@@ -54,6 +61,8 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
     &pdnn_conv_bwd_data_cpu_gemm,
     &pdnn_conv_bwd_data_cpu_wino,
     &pdnn_conv_bwd_data_cpu_wino_nonfused,
+    &pdnn_conv_bwd_data_cpu_wino5,
+    &pdnn_conv_bwd_data_cpu_wino5_nonfused,
     &pdnn_conv_bwd_data_cpu_direct_dw,
     &pdnn_conv_bwd_data_cpu_direct_1x1,
     &pdnn_conv_bwd_data_ref_direct,
@@ -63,6 +72,7 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
 static const pdnn_impl *const pdnn_conv_bwd_filter_impls[] = {
     &pdnn_conv_bwd_filter_cpu_gemm,
     &pdnn_conv_bwd_filter_cpu_wino_nonfused,
+    &pdnn_conv_bwd_filter_cpu_wino5_nonfused,
     &pdnn_conv_bwd_filter_cpu_direct_dw,
     &pdnn_conv_bwd_filter_cpu_direct_1x1,
     &pdnn_conv_bwd_filter_ref_direct,

@@ -1,22 +1,29 @@
-/* Winograd F(4x4, 3x3) convolution engine shared by the Winograd entries (internal):
+/* Winograd F(4x4, r x r) convolution engine shared by the Winograd entries (internal):
  * conv_cpu_wino_fwd.c (forward, fused and non-fused), conv_cpu_wino_bwd_data.c and
- * conv_cpu_wino_bwd_filter.c. The transform matrices, their derivation (Lavin & Gray
- * 2016, interpolation points 0, 1, -1, 2, -2, infinity) and the backward-filter identity
- * are written in src/cpu/ukernels/winograd/wino4x3_tmpl.h; the transforms are plain-C
- * micro-kernels compiled per ISA there.
+ * conv_cpu_wino_bwd_filter.c, for two tile variants of one geometry (g->r, g->alpha):
+ *  - F(4x4, 3x3), alpha = 6 (the "_f4x3" entries): matrices, derivation (Lavin & Gray
+ *    2016, interpolation points 0, 1, -1, 2, -2, infinity) and the backward-filter
+ *    identity in src/cpu/ukernels/winograd/wino4x3_tmpl.h;
+ *  - F(4x4, 5x5), alpha = 8 (the "_f4x5" entries): points 0, 1, -1, 2, -2, 1/2, -1/2,
+ *    infinity, in src/cpu/ukernels/winograd/wino4x5_tmpl.h.
+ * The transforms are plain-C micro-kernels compiled per ISA there. F(4x4, 5x5) rather
+ * than F(2x2, 5x5) (alpha 6): 64 multiplies per 16 outputs instead of 36 per 4 (2.25x
+ * fewer) and fewer transformed elements per output, for an error only about twice
+ * F(4x4, 3x3)'s (bounds below).
  *
  * The convolution is cut into 4x4 output tiles, tile (ty, tx) of image n reading the
- * 6x6 input window at rows 4 ty - ph .., columns 4 tx - pw .. (zeros outside the
- * input); tiles are numbered (n, ty, tx), tx fastest. With xi = 0..35 the 36 elements of
- * a transformed tile, per group:
+ * alpha x alpha input window at rows 4 ty - ph .., columns 4 tx - pw .. (zeros outside
+ * the input); tiles are numbered (n, ty, tx), tx fastest. With xi = 0 .. alpha^2 - 1 the
+ * elements of a transformed tile, per group:
  *   U[xi] (Kg x Cg) = (G g G^T)[xi]             filter transform
  *   V[xi] (Cg x T)  = (B^T d B)[xi]             input transform of the T tiles
- *   M[xi] (Kg x T)  = U[xi] V[xi]               36 GEMMs (the packed micro-kernels)
+ *   M[xi] (Kg x T)  = U[xi] V[xi]               alpha^2 GEMMs (the packed micro-kernels)
  *   y tile          = A^T M A                   output transform, then blended:
  *   y = alpha * result + beta * y (y never read when beta == 0).
  * Two forms of the same arithmetic per element:
  *  - tile lanes (conv_cpu_wino_common.c; NCHW-like layouts): transforms across 64 (nr)
- *    tiles, the windows of a row of tiles dealt from each input row (stride-4 groups);
+ *    tiles, the windows of a row of tiles dealt from each input row (stride-4 groups;
+ *    rows cut by the padding through a zero-padded row buffer);
  *    V in GEMM B panels of tiles, U in A panels;
  *  - channel lanes (conv_cpu_wino_cl.c; channels contiguous, NHWC): transforms across
  *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels.
@@ -28,7 +35,7 @@
  * levels, as the GEMM micro-kernels do, and between the two forms).
  *
  * Backward data is this forward convolution of dy with the filter rotated by 180
- * degrees, K and C swapped and padding 2 - pad (pdnn_wino_geom_init does the mapping:
+ * degrees, K and C swapped and padding r - 1 - pad (pdnn_wino_geom_init does the mapping:
  * the filter is read through strides, nothing is copied).
  *
  * Backward filter (conv_cpu_wino_bwd_filter.c) sums over the batch and the tiles:
@@ -51,7 +58,8 @@
 #include "ops/conv/conv_problem.h"
 
 /* Documented error bounds (relative L2 error against the exact result on uniform(-1, 1)
- * data) of every Winograd entry, all directions and ISA levels; the tests check them.
+ * data) of every F(4x4, 3x3) Winograd entry, all directions and ISA levels; the tests
+ * check them.
  * Measured on 2-d shapes from 1 to 1024 channels, 6x6 to 56x56 images, 1 to 64 images,
  * padding 0 to 2 (backward filter: sums over up to 6272 tiles), NCHW: the largest errors
  * were 3.4e-6 forward, 3.3e-6 backward data and backward filter (FLOAT), 6.6e-15 and
@@ -61,6 +69,23 @@
  * B^T and A^T). */
 #define PDNN_WINO_TOL_F32 2e-5
 #define PDNN_WINO_TOL_F64 5e-14
+
+/* The same for the F(4x4, 5x5) entries (tests/ops/test_conv_winograd5.c checks them).
+ * Measured on NCHW shapes from 1 to 1024 channels, 9x9 to 56x56 images, 1 to 64 images,
+ * padding 0 to 4 (backward filter: sums over up to 6272 tiles): the largest errors were
+ * 6.7e-6 forward (2048 input channels), 6.4e-6 backward data (1024 output channels),
+ * 6.2e-6 backward filter (6272 tiles) (FLOAT), 1.5e-14, 1.2e-14 and 1.1e-14 (DOUBLE):
+ * about twice F(4x4, 3x3)'s; the bounds leave a margin of about 6 and 7. On the main
+ * job's layer (32 -> 64 channels, 14x14, 64 images) FLOAT: 2.6e-6, 3.2e-6, 5.6e-6; the
+ * exact algorithms' FLOAT error there is about 2.5e-7. */
+#define PDNN_WINO5_TOL_F32 4e-5
+#define PDNN_WINO5_TOL_F64 1e-13
+
+/* Bounds of the variants: filter taps r, points alpha = 4 + r - 1, alpha^2 elements of
+ * a transformed tile. */
+#define PDNN_WINO_R_MAX 5
+#define PDNN_WINO_ALPHA_MAX 8
+#define PDNN_WINO_XI_MAX 64
 
 /* Below this many multiply-adds of the GEMMs a convolution runs on one thread (the
  * stages' barriers would cost more than the second thread saves). */
@@ -92,18 +117,22 @@ typedef struct {
     int64_t ph, pw;         /* the window of output (0, 0) starts at input (-ph, -pw) */
     int64_t xs[4], ys[4];   /* input and output strides (elements): N, C, H, W */
     /* filter element (group, out channel o, in channel i, tap r, s) at
-     * grp * wgs + o * wos + i * wis + r' * wrs + s' * wss, (r', s') = rot ? (2 - r, 2 - s)
-     * : (r, s) */
+     * grp * wgs + o * wos + i * wis + r' * wrs + s' * wss, (r', s') = rot ?
+     * (R - 1 - r, R - 1 - s) : (r, s), R the filter size */
     int64_t wgs, wos, wis, wrs, wss;
     bool rot;
     int64_t th, tw, tpi, ntiles; /* tile rows, columns, tiles per image, all tiles */
+    int r, alpha, xi; /* filter size, points (window size), alpha^2 */
 } pdnn_wino_geom;
 
-/* supports() of every Winograd entry: direction dir, 2-d, 3x3 filter, stride 1,
- * dilation 1, FLOAT or DOUBLE with accumulation in the same type, sizes in range. */
-bool pdnn_wino_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, const char **why);
+/* supports() of every Winograd entry: direction dir, 2-d, r x r filter (r = 3 or 5: the
+ * entry's variant), stride 1, dilation 1, FLOAT or DOUBLE with accumulation in the same
+ * type, sizes in range. */
+bool pdnn_wino_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, int r,
+                        const char **why);
 
-/* The engine's view of p (any direction; selects the kernels for the current ISA). */
+/* The engine's view of p (any direction; the variant from the filter size: 5x5 takes
+ * F(4x4, 5x5), anything else F(4x4, 3x3); selects the kernels for the current ISA). */
 void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g);
 
 /* V + M bytes of a non-fused block (at least one panel of tiles); fused blocks: the L2
@@ -118,8 +147,8 @@ size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused);
 pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_args *a,
                                  const pdnn_ctx *ctx, bool fused);
 
-/* Stride (elements) between the 36 matrices of one transformed operand: n elements
- * rounded so that the stride is an odd number of 64-byte lines (the 36 rows that one
+/* Stride (elements) between the alpha^2 matrices of one transformed operand: n elements
+ * rounded so that the stride is an odd number of 64-byte lines (the rows that one
  * transform call writes or reads then fall in different L1 sets, not in one set as with
  * power-of-2 strides). -1 stays -1 (overflow). */
 static inline int64_t pdnn_wino_xi_stride(int64_t n, size_t es)
@@ -131,7 +160,7 @@ static inline int64_t pdnn_wino_xi_stride(int64_t n, size_t es)
 
 /* The transformed filter U, every group and xi, in packed GEMM panels of `panel` output
  * channels (mr: A panels of U; nr: B panels of U^T): element (o, i) of (grp, xi) at
- * u[(grp * 36 + xi) * ups + (o / panel) * cg * panel + i * panel + o % panel], output
+ * u[(grp * alpha^2 + xi) * ups + (o / panel) * cg * panel + i * panel + o % panel], output
  * channels past Kg zero. A loop over units ("omp for") that the calling team shares;
  * pdnn_wino_filter_unit is one unit: 64 consecutive elements (chunk) of panel p. */
 void pdnn_wino_filter(const pdnn_wino_geom *g, const void *w, int panel, void *u, int64_t ups);

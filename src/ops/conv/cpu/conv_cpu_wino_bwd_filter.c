@@ -1,7 +1,8 @@
-/* Backward filter by Winograd F(4x4, 3x3) ("cpu:winograd_nonfused_f4x3",
- * PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED; conv_cpu_wino.h).
+/* Backward filter by Winograd F(4x4, 3x3) ("cpu:winograd_nonfused_f4x3") and F(4x4, 5x5)
+ * ("cpu:winograd_nonfused_f4x5"), PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
+ * conv_cpu_wino.h.
  *
- * The 4x4 tiles of dy (every image) and the 6x6 windows of x they read: per group and
+ * The 4x4 tiles of dy (every image) and the alpha x alpha windows of x they read: per group and
  * transformed element xi,
  *   W[xi] (Cg x Kg) = sum_tiles V[xi] Z[xi]^T,   V = B^T d B (x windows), Z = A dY A^T,
  *   dw[k][c] = alpha * G^T W[.][c][k] G + beta * dw[k][c]   (dw unread when beta == 0).
@@ -17,21 +18,23 @@
  * next tiles' lines prefetched). Channel lanes (x and dy channels contiguous, NHWC): V
  * rows are tiles (channels contiguous; the micro-kernel reads V column-major) and dy is
  * read in place.
- * Supports: as the forward entries (3x3, stride 1, dilation 1, 2-d, any padding, groups,
- * both modes, any strides, FLOAT and DOUBLE). Error bound: PDNN_WINO_TOL_F32 / _F64
- * (relative to the exact gradient, uniform(-1, 1) data).
+ * Supports: as the forward entries (3x3 or 5x5, stride 1, dilation 1, 2-d, any padding,
+ * groups, both modes, any strides, FLOAT and DOUBLE). Error bound: PDNN_WINO_TOL_F32 /
+ * _F64 (3x3), PDNN_WINO5_TOL_F32 / _F64 (5x5) (relative to the exact gradient,
+ * uniform(-1, 1) data).
  *
- * Workspace: W (36 K C/g elements), one chunk of V and Z (~8 MiB unless one panel of
- * tiles is larger) and, for tile lanes, the chunk's dy tiles (16/36 of Z). */
+ * Workspace: W (alpha^2 K C/g elements), one chunk of V and Z (~8 MiB unless one panel of
+ * tiles is larger; at most 256 tiles, 64 for F(4x4, 5x5)) and, for tile lanes, the
+ * chunk's dy tiles (16/alpha^2 of Z). */
 #include <string.h>
 
 #include "core/par.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h" /* scratch arena */
 #include "ops/conv/cpu/conv_cpu_wino.h"
 
-#define XI 36
 #define CHUNK_BYTES ((size_t)8 << 20) /* V + Z of one chunk */
 #define CHUNK_MAX 256                 /* tiles of one chunk, at most */
+#define CHUNK_MAX_A8 64 /* F(4x4, 5x5): V + Z of the main job's 32 -> 64 layer in L2 */
 #define DY_TILES 4                    /* tiles of one dy transpose (4 x 16 x NR in L1) */
 
 typedef struct {
@@ -55,18 +58,19 @@ static void bwdf_layout(const pdnn_wino_geom *g, pdnn_conv_gemm_arena *a, bwdf_b
     const int64_t C = g->g * g->cg;
     b->nkp = cdiv(g->kg, nr);
     b->kgp = b->nkp * nr;
-    const int64_t col = pdnn_conv_gemm_mul3(XI, C + g->g * b->kgp, (int64_t)g->es);
+    const int64_t col = pdnn_conv_gemm_mul3(g->xi, C + g->g * b->kgp, (int64_t)g->es);
     int64_t ct = col > 0 ? (int64_t)(CHUNK_BYTES / (size_t)col) / nr * nr : nr;
-    if (ct > CHUNK_MAX) ct = CHUNK_MAX / nr * nr;
+    const int64_t cmax = g->alpha == 8 ? CHUNK_MAX_A8 : CHUNK_MAX;
+    if (ct > cmax) ct = cmax / nr * nr;
     if (ct > cdiv(g->ntiles, nr) * nr) ct = cdiv(g->ntiles, nr) * nr;
     if (ct < nr) ct = nr;
     b->ct = ct;
     b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(C, ct, 1), g->es);
     b->zxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * b->nkp, ct, nr), g->es);
     b->wxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->cg, b->kgp, 1), g->es);
-    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
-    b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->zxs, 1), g->es);
-    b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * XI, b->wxs, 1), g->es);
+    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->vxs, 1), g->es);
+    b->z = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->zxs, 1), g->es);
+    b->w = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g * g->xi, b->wxs, 1), g->es);
     b->cl = pdnn_wino_channel_lanes(g);
     b->s = b->cl ? NULL : pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(16, b->zxs, 1), g->es);
 }
@@ -81,9 +85,9 @@ static size_t bwdf_workspace(const void *prob)
     return pdnn_conv_gemm_arena_bytes(&a);
 }
 
-static bool bwdf_supports(const void *prob, const char **why)
+static bool bwdf_supports_r(const void *prob, int r, const char **why)
 {
-    if (!pdnn_wino_supports(prob, PDNN_CONV_BWD_FILTER, why)) return false;
+    if (!pdnn_wino_supports(prob, PDNN_CONV_BWD_FILTER, r, why)) return false;
     if (bwdf_workspace(prob) == SIZE_MAX) {
         *why = "workspace size overflows";
         return false;
@@ -91,12 +95,22 @@ static bool bwdf_supports(const void *prob, const char **why)
     return true;
 }
 
+static bool bwdf_supports(const void *prob, const char **why)
+{
+    return bwdf_supports_r(prob, 3, why);
+}
+
+static bool bwdf5_supports(const void *prob, const char **why)
+{
+    return bwdf_supports_r(prob, 5, why);
+}
+
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
-/* Scratch of one transform call: 36 rows of the widest panel. */
+/* Scratch of one transform call: alpha^2 rows of the widest panel. */
 typedef union {
-    double d[XI * PDNN_GEMM_NR_MAX];
-    float f[XI * PDNN_GEMM_NR_MAX];
+    double d[PDNN_WINO_XI_MAX * PDNN_GEMM_NR_MAX];
+    float f[PDNN_WINO_XI_MAX * PDNN_GEMM_NR_MAX];
 } lanes_buf;
 
 /* Tiles t .. t + nt - 1 of the chunk (global t0 + t ..), group grp, channel panel kp:
@@ -181,7 +195,7 @@ static void gemm_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, int64_t grp, 
     const char *a = b->v + (xi * b->vxs + (grp * g->cg + c0) * (b->cl ? 1 : b->ct)) * es;
     const ptrdiff_t rs_a = b->cl ? 1 : (ptrdiff_t)b->ct, cs_a = b->cl ? (ptrdiff_t)C : 1;
     const char *bp = b->z + (xi * b->zxs + (grp * b->nkp + kp) * b->ct * nr) * es;
-    char *c = b->w + ((grp * XI + xi) * b->wxs + c0 * b->kgp + k0) * es;
+    char *c = b->w + ((grp * g->xi + xi) * b->wxs + c0 * b->kgp + k0) * es;
     if (g->es == sizeof(float))
         uk->f32(mm, nn, (size_t)nc, (const float *)a, rs_a, cs_a, (const float *)bp, (float *)c,
                 (ptrdiff_t)b->kgp, 1, 1.0f, first ? 0.0f : 1.0f);
@@ -198,13 +212,15 @@ PDNN_INLINE void final_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, char *d
     char *op = (char *)&O;
     const int nr = g->uk->nr;
     const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
-    const char *w = b->w + ((grp * XI) * b->wxs + c * b->kgp + k0) * (int64_t)es;
+    const char *w = b->w + ((grp * g->xi) * b->wxs + c * b->kgp + k0) * (int64_t)es;
     pdnn_wino_transform(g, PDNN_WINO_FLTINV, (size_t)nl, w, b->wxs, op, nr);
-    for (int r = 0; r < 3; r++)
-        for (int s = 0; s < 3; s++) {
+    const int R = g->r;
+    for (int r = 0; r < R; r++)
+        for (int s = 0; s < R; s++) {
             const int64_t off = grp * g->wgs + k0 * g->wos + c * g->wis +
-                                (g->rot ? 2 - r : r) * g->wrs + (g->rot ? 2 - s : s) * g->wss;
-            const int64_t si = (3 * r + s) * nr;
+                                (g->rot ? R - 1 - r : r) * g->wrs +
+                                (g->rot ? R - 1 - s : s) * g->wss;
+            const int64_t si = (R * r + s) * nr;
             for (int64_t l = 0; l < nl; l++) {
                 const int64_t di = off + l * g->wos;
                 if (es == sizeof(float)) {
@@ -259,13 +275,14 @@ PDNN_INLINE void bwdf_run_t(const pdnn_wino_geom *g, const bwdf_bufs *b, const c
             }
         }
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < g->g * XI * nkp * mp; i++)
-            gemm_unit(g, b, i / (XI * nkp * mp), (i / (nkp * mp)) % XI, (i / mp) % nkp, i % mp,
+        for (int64_t i = 0; i < g->g * g->xi * nkp * mp; i++)
+            gemm_unit(g, b, i / (g->xi * nkp * mp), (i / (nkp * mp)) % g->xi, (i / mp) % nkp,
+                      i % mp,
                       nc, t0 == 0);
     }
     if (g->ntiles == 0) { /* an empty sum */
 #pragma omp single
-        memset(b->w, 0, (size_t)(g->g * XI * b->wxs) * es);
+        memset(b->w, 0, (size_t)(g->g * g->xi * b->wxs) * es);
     }
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < C * nkp; i++)
@@ -281,7 +298,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdf_bufs b;
     bwdf_layout(&g, &ar, &b);
-    const double work = (double)XI * (double)(g.g * g.cg) * (double)g.kg * (double)(g.ntiles + 1);
+    const double work = (double)g.xi * (double)(g.g * g.cg) * (double)g.kg * (double)(g.ntiles + 1);
     const int nt = pdnn_par_threads(ctx->nthreads, g.g * g.cg * g.kg, work, PDNN_WINO_MIN_WORK);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -296,4 +313,9 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
 const pdnn_impl pdnn_conv_bwd_filter_cpu_wino_nonfused = {
     "cpu:winograd_nonfused_f4x3", PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
     PDNN_ISA_SCALAR, PDNN_IMPL_DETERMINISTIC, bwdf_supports, bwdf_workspace, bwdf_exec,
+};
+
+const pdnn_impl pdnn_conv_bwd_filter_cpu_wino5_nonfused = {
+    "cpu:winograd_nonfused_f4x5", PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
+    PDNN_ISA_SCALAR, PDNN_IMPL_DETERMINISTIC, bwdf5_supports, bwdf_workspace, bwdf_exec,
 };

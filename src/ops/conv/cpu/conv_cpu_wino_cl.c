@@ -1,6 +1,6 @@
-/* Winograd F(4x4, 3x3), channel-lane form (conv_cpu_wino.h), for x and y whose channels
+/* Winograd F(4x4, 3x3) / F(4x4, 5x5), channel-lane form (conv_cpu_wino.h), for x and y whose channels
  * are contiguous (NHWC): the transforms run across channels instead of across tiles, so
- * nothing is shuffled: the 36 positions of a tile's window are 36 contiguous channel
+ * nothing is shuffled: the alpha^2 positions of a tile's window are alpha^2 contiguous channel
  * vectors of x, the 16 outputs 16 contiguous channel vectors of y. The GEMMs take the
  * transposed orientation, per group and xi,
  *   M^T[xi] (T x Kg) = V^T[xi] (T x Cg) * U^T[xi] (Cg x Kg),
@@ -12,7 +12,6 @@
 #include "ops/conv/cpu/conv_cpu_gemm.h" /* scratch arena */
 #include "ops/conv/cpu/conv_cpu_wino.h"
 
-#define XI 36
 #define LB 64 /* channel lanes of one transform call */
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
@@ -32,7 +31,7 @@ static void cl_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena 
 {
     const int mr = g->uk->mr, nr = g->uk->nr;
     const int64_t C = g->g * g->cg, K = g->g * g->kg;
-    const int64_t col = pdnn_conv_gemm_mul3(XI, C + K, (int64_t)g->es); /* bytes per tile */
+    const int64_t col = pdnn_conv_gemm_mul3(g->xi, C + K, (int64_t)g->es); /* bytes per tile */
     const size_t budget = fused ? pdnn_cpu_cache_sizes()->l2 : PDNN_WINO_NONFUSED_BYTES;
     int64_t nbt = col > 0 ? (int64_t)(budget / (size_t)col) : 1;
     /* at least 16 row tiles per block, so that each B panel of U^T (from L3 when U is
@@ -46,9 +45,9 @@ static void cl_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena 
     b->ups = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(b->nkp, nr, g->cg), g->es);
     b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g, nbt, g->cg), g->es);
     b->mxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g, nbt, g->kg), g->es);
-    b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, XI, b->ups), g->es);
-    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
-    b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->mxs, 1), g->es);
+    b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->xi, b->ups), g->es);
+    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->vxs, 1), g->es);
+    b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->mxs, 1), g->es);
 }
 
 size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g, bool fused)
@@ -60,8 +59,8 @@ size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g, bool fused)
 }
 
 typedef union {
-    double d[XI * LB];
-    float f[XI * LB];
+    double d[PDNN_WINO_XI_MAX * LB];
+    float f[PDNN_WINO_XI_MAX * LB];
 } cl_lanes;
 
 /* Input transform of channels c0 .. c0 + nc - 1 (all groups' numbering) of tile `tile`:
@@ -76,10 +75,10 @@ PDNN_INLINE void cl_input_t(const pdnn_wino_geom *g, const char *x, int64_t tile
     const int64_t base = (tile / g->tpi) * g->xs[0] + c0;
     for (int64_t l0 = 0; l0 < nc; l0 += LB) {
         const int64_t nl = nc - l0 < LB ? nc - l0 : LB;
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < g->alpha; i++) {
             const bool hin = h0 + i >= 0 && h0 + i < g->ih;
-            for (int j = 0; j < 6; j++) {
-                const int64_t d0 = (6 * i + j) * LB;
+            for (int j = 0; j < g->alpha; j++) {
+                const int64_t d0 = (g->alpha * i + j) * LB;
                 if (hin && w0 + j >= 0 && w0 + j < g->iw) {
                     const int64_t s0 = base + l0 + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3];
                     for (int64_t l = 0; l < nl; l++) pdnn_wino_copy_el(dp, d0 + l, x, s0 + l, es);
@@ -111,7 +110,7 @@ static void cl_gemm_unit(const pdnn_wino_geom *g, const cl_bufs *b, int64_t xi, 
     const int64_t es = (int64_t)g->es;
     for (int64_t kp = 0; kp < b->nkp; kp++) {
         const size_t nn = (size_t)(g->kg - kp * nr < nr ? g->kg - kp * nr : nr);
-        const char *bp = b->u + ((grp * XI + xi) * b->ups + kp * g->cg * nr) * es;
+        const char *bp = b->u + ((grp * g->xi + xi) * b->ups + kp * g->cg * nr) * es;
         for (int64_t i0 = r0; i0 < r1; i0 += mr) {
             const size_t mm = (size_t)(r1 - i0 < mr ? r1 - i0 : mr);
             const char *a = b->v + (xi * b->vxs + (grp * b->nbt + i0) * g->cg) * es;
@@ -179,7 +178,7 @@ PDNN_INLINE void cl_run_t(const pdnn_wino_geom *g, const cl_bufs *b, const char 
                        b->v + (grp * b->nbt + t) * g->cg * (int64_t)es, b->vxs, es);
         }
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < XI * G * nrb; i++) {
+        for (int64_t i = 0; i < g->xi * G * nrb; i++) {
             const int64_t r0 = (i % nrb) * RB, r1 = r0 + RB < nb ? r0 + RB : nb;
             cl_gemm_unit(g, b, i / (G * nrb), (i / nrb) % G, r0, r1);
         }

@@ -1,4 +1,4 @@
-/* Winograd F(4x4, 3x3) engine: see conv_cpu_wino.h. */
+/* Winograd F(4x4, 3x3) and F(4x4, 5x5) engine: see conv_cpu_wino.h. */
 #include <string.h>
 
 #include "core/par.h"
@@ -6,30 +6,33 @@
 #include "ops/conv/cpu/conv_cpu_gemm.h" /* scratch arena */
 #include "ops/conv/cpu/conv_cpu_wino.h"
 
-#define XI 36 /* elements of a transformed tile */
-
 /* ---- kernels */
 
-#define WINO_SET(isa)                                                                      \
+#define WINO_SET(v, isa)                                                                   \
     {PDNN_ISA_##isa##_ID,                                                                  \
-     {pdnn_f32_wino4x3_in__##isa, pdnn_f32_wino4x3_flt__##isa, pdnn_f32_wino4x3_out__##isa, \
-      pdnn_f32_wino4x3_dyt__##isa, pdnn_f32_wino4x3_fltinv__##isa},                         \
-     {pdnn_f64_wino4x3_in__##isa, pdnn_f64_wino4x3_flt__##isa, pdnn_f64_wino4x3_out__##isa, \
-      pdnn_f64_wino4x3_dyt__##isa, pdnn_f64_wino4x3_fltinv__##isa}}
+     {pdnn_f32_wino##v##_in__##isa, pdnn_f32_wino##v##_flt__##isa,                         \
+      pdnn_f32_wino##v##_out__##isa, pdnn_f32_wino##v##_dyt__##isa,                        \
+      pdnn_f32_wino##v##_fltinv__##isa},                                                   \
+     {pdnn_f64_wino##v##_in__##isa, pdnn_f64_wino##v##_flt__##isa,                         \
+      pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                        \
+      pdnn_f64_wino##v##_fltinv__##isa}}
 #define PDNN_ISA_avx512_ID PDNN_ISA_AVX512
 #define PDNN_ISA_avx2_ID PDNN_ISA_AVX2
 #define PDNN_ISA_scalar_ID PDNN_ISA_SCALAR
 
-static const pdnn_wino_kernels wino_kernels[] = {WINO_SET(avx512), WINO_SET(avx2),
-                                                 WINO_SET(scalar)};
+/* Per variant (F(4x4, 3x3), F(4x4, 5x5)), best ISA first. */
+static const pdnn_wino_kernels wino_kernels[2][3] = {
+    {WINO_SET(4x3, avx512), WINO_SET(4x3, avx2), WINO_SET(4x3, scalar)},
+    {WINO_SET(4x5, avx512), WINO_SET(4x5, avx2), WINO_SET(4x5, scalar)},
+};
 
-static const pdnn_wino_kernels *kernels_select(void)
+static const pdnn_wino_kernels *kernels_select(int r)
 {
     const pdnn_isa isa = pdnn_cpu_isa();
-    const size_t nk = sizeof wino_kernels / sizeof wino_kernels[0];
-    for (size_t i = 0; i < nk; i++)
-        if (wino_kernels[i].isa <= isa) return &wino_kernels[i];
-    return &wino_kernels[nk - 1];
+    const pdnn_wino_kernels *k = wino_kernels[r == 5];
+    for (int i = 0; i < 3; i++)
+        if (k[i].isa <= isa) return &k[i];
+    return &k[2];
 }
 
 void pdnn_wino_transform(const pdnn_wino_geom *g, pdnn_wino_op op, size_t n, const void *s,
@@ -43,26 +46,31 @@ void pdnn_wino_transform(const pdnn_wino_geom *g, pdnn_wino_op op, size_t n, con
 
 /* ---- problem */
 
-bool pdnn_wino_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, const char **why)
+bool pdnn_wino_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, int r,
+                        const char **why)
 {
+    const bool r5 = r == 5;
     if (p->dir != dir) {
         *why = "wrong convolution direction";
         return false;
     }
     if (p->nsp != 2) {
-        *why = "Winograd F(4x4,3x3) computes 2-d convolutions only";
+        *why = r5 ? "Winograd F(4x4,5x5) computes 2-d convolutions only"
+                  : "Winograd F(4x4,3x3) computes 2-d convolutions only";
         return false;
     }
-    if (p->kern[0] != 3 || p->kern[1] != 3) {
-        *why = "Winograd F(4x4,3x3) needs a 3x3 filter";
+    if (p->kern[0] != r || p->kern[1] != r) {
+        *why = r5 ? "Winograd F(4x4,5x5) needs a 5x5 filter"
+                  : "Winograd F(4x4,3x3) needs a 3x3 filter";
         return false;
     }
     if (p->stride[0] != 1 || p->stride[1] != 1) {
-        *why = "Winograd F(4x4,3x3) needs stride 1";
+        *why = r5 ? "Winograd F(4x4,5x5) needs stride 1" : "Winograd F(4x4,3x3) needs stride 1";
         return false;
     }
     if (p->dil[0] != 1 || p->dil[1] != 1) {
-        *why = "Winograd F(4x4,3x3) needs dilation 1";
+        *why = r5 ? "Winograd F(4x4,5x5) needs dilation 1"
+                  : "Winograd F(4x4,3x3) needs dilation 1";
         return false;
     }
     if (p->dtype != PDNN_DATA_FLOAT && p->dtype != PDNN_DATA_DOUBLE) {
@@ -93,8 +101,11 @@ static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
 {
     memset(g, 0, sizeof *g);
+    g->r = p->nsp == 2 && p->kern[0] == 5 && p->kern[1] == 5 ? 5 : 3;
+    g->alpha = 4 + g->r - 1;
+    g->xi = g->alpha * g->alpha;
     g->uk = pdnn_gemm_ukernel_select(p->dtype);
-    g->tk = kernels_select();
+    g->tk = kernels_select(g->r);
     g->es = p->dtype == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
     g->n = p->n;
     g->g = p->g;
@@ -103,15 +114,15 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
     g->wss = p->ws[3];
     g->wgs = kg * p->ws[0];
     if (p->dir == PDNN_CONV_BWD_DATA) {
-        /* dx = conv(dy, w rotated, K and C swapped), padding 2 - pad */
+        /* dx = conv(dy, w rotated, K and C swapped), padding r - 1 - pad */
         g->cg = kg;
         g->kg = cg;
         g->ih = p->out[0];
         g->iw = p->out[1];
         g->oh = p->in[0];
         g->ow = p->in[1];
-        g->ph = 2 - p->pad_b[0];
-        g->pw = 2 - p->pad_b[1];
+        g->ph = g->r - 1 - p->pad_b[0];
+        g->pw = g->r - 1 - p->pad_b[1];
         for (int i = 0; i < 4; i++) g->xs[i] = p->ys[i], g->ys[i] = p->xs[i];
         g->wos = p->ws[1];
         g->wis = p->ws[0];
@@ -142,7 +153,8 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
 /* Rows of lanes <-> rows of 4-element groups (the columns of consecutive tiles of one
- * tile row): d_j[l] = r[4 l + j] (j < 6: windows overlap by 2) and r[4 l + j] =
+ * tile row): d_j[l] = r[4 l + j] (j < alpha = 6 or 8 (deint8): windows overlap by
+ * alpha - 4) and r[4 l + j] =
  * alpha d_j[l] (j < 4); y = r + beta y. Restrict rows, so gcc vectorizes them (this file
  * is compiled for baseline x86-64: 4-float vectors suit runs of a few tiles). */
 #define WINO_ROWS(T, sfx)                                                                   \
@@ -157,6 +169,22 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
             d3[l] = r[4 * l + 3];                                                           \
             d4[l] = r[4 * l + 4];                                                           \
             d5[l] = r[4 * l + 5];                                                           \
+        }                                                                                   \
+    }                                                                                       \
+    static void deint8_##sfx(int64_t len, const T *restrict r, T *restrict d0,              \
+                             T *restrict d1, T *restrict d2, T *restrict d3,                \
+                             T *restrict d4, T *restrict d5, T *restrict d6,                \
+                             T *restrict d7)                                                \
+    {                                                                                       \
+        for (int64_t l = 0; l < len; l++) {                                                 \
+            d0[l] = r[4 * l];                                                               \
+            d1[l] = r[4 * l + 1];                                                           \
+            d2[l] = r[4 * l + 2];                                                           \
+            d3[l] = r[4 * l + 3];                                                           \
+            d4[l] = r[4 * l + 4];                                                           \
+            d5[l] = r[4 * l + 5];                                                           \
+            d6[l] = r[4 * l + 6];                                                           \
+            d7[l] = r[4 * l + 7];                                                           \
         }                                                                                   \
     }                                                                                       \
     static void inter_##sfx(int64_t len, T *restrict r, const T *restrict d0,               \
@@ -218,83 +246,93 @@ static wino_run run_at(const pdnn_wino_geom *g, int64_t t, int64_t max)
     return r;
 }
 
-/* One row of a run: 4 columns per tile plus the 2 the last window reads beyond. */
+/* One row of a run: 4 columns per tile plus the alpha - 4 the last window reads beyond. */
 typedef union {
-    double d[4 * PDNN_GEMM_NR_MAX + 2];
-    float f[4 * PDNN_GEMM_NR_MAX + 2];
+    double d[4 * PDNN_GEMM_NR_MAX + PDNN_WINO_ALPHA_MAX - 4];
+    float f[4 * PDNN_GEMM_NR_MAX + PDNN_WINO_ALPHA_MAX - 4];
 } wino_row;
 
 /* Zeros read in place of the input rows outside x. */
 static const wino_row zero_row;
 
-/* Window of lane l (origin row h0, column w0 of channel offset coff) into D's column l,
- * element by element: zeros outside x. */
-PDNN_INLINE void gather_lane(const pdnn_wino_geom *g, const char *x, int64_t coff, int64_t h0,
-                             int64_t w0, int64_t l, int nr, char *D, size_t es)
-{
-    for (int i = 0; i < 6; i++) {
-        const bool hin = h0 + i >= 0 && h0 + i < g->ih;
-        for (int j = 0; j < 6; j++) {
-            const int64_t k = (6 * i + j) * nr + l;
-            if (hin && w0 + j >= 0 && w0 + j < g->iw)
-                pdnn_wino_copy_el(D, k, x, coff + (h0 + i) * g->xs[2] + (w0 + j) * g->xs[3], es);
-            else
-                pdnn_wino_zero_el(D, k, es);
-        }
-    }
-}
-
-/* The 6x6 windows of tiles tile0 .. tile0 + nr - 1 of input channel cc into D (element
- * k of lane l at D[k * nr + l]); lanes past the last tile and the padding are zeros.
- * Within a run of tiles, the windows that lie inside a unit-stride row are dealt from
- * each input row in one pass (rows outside x read as zeros); the others (the run's ends
- * at the padding, strided rows) go element by element. */
+/* The alpha x alpha windows of tiles tile0 .. tile0 + nr - 1 of input channel cc into D
+ * (element k of lane l at D[k * nr + l]); lanes past the last tile and the padding are
+ * zeros. Per run of tiles of one tile row and per window row: the run's columns are
+ * read in place when they lie inside a unit-stride row of x, else first copied into a
+ * row buffer whose columns outside x are zeros (rows outside x read as zeros); then one
+ * pass deals them to the lanes. The buffer's zeros are written only when the run's
+ * column range differs from the previous run's (for small images every run is a whole
+ * tile row: once per call). */
 PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, int64_t tile0,
                            int nr, char *D, size_t es)
 {
+    wino_row rb;
+    int64_t rb_w0 = 0, rb_wn = -1; /* the columns rb's zeros were written for */
     const int64_t nl = g->ntiles - tile0 < nr ? g->ntiles - tile0 : nr;
+    const int a = g->alpha;
     for (int64_t l = 0; l < nl;) {
         const wino_run r = run_at(g, tile0 + l, nl - l);
         const int64_t coff = r.n * g->xs[0] + cc * g->xs[1];
         const int64_t h0 = 4 * r.ty - g->ph, w0 = 4 * r.tx - g->pw;
-        /* lanes [la, lb) of the run: windows inside x's columns */
-        int64_t la = w0 < 0 ? (-w0 + 3) / 4 : 0;
-        int64_t lb = g->iw - w0 >= 6 ? (g->iw - w0 - 6) / 4 + 1 : 0;
-        if (lb > r.len) lb = r.len;
-        if (la >= lb || g->xs[3] != 1) la = lb = 0;
-        for (int i = 0; lb > la && i < 6; i++) {
+        const int64_t wn = 4 * r.len + a - 4; /* columns w0 .. w0 + wn - 1 */
+        const bool inplace = g->xs[3] == 1 && w0 >= 0 && w0 + wn <= g->iw;
+        int64_t pa = w0 > 0 ? w0 : 0, pb = w0 + wn < g->iw ? w0 + wn : g->iw;
+        if (pb < pa) pb = pa; /* x columns [pa, pb) inside the run's */
+        if (!inplace && (w0 != rb_w0 || wn != rb_wn)) {
+            for (int64_t c = 0; c < pa - w0; c++) pdnn_wino_zero_el((char *)&rb, c, es);
+            for (int64_t c = pb - w0; c < wn; c++) pdnn_wino_zero_el((char *)&rb, c, es);
+            rb_w0 = w0;
+            rb_wn = wn;
+        }
+        for (int i = 0; i < a; i++) {
             const int64_t h = h0 + i;
-            if (cc + 1 < g->g * g->cg && h >= 0 && h < g->ih) /* the next unit's rows */
-                prefetch_row(x + (coff + g->xs[1] + h * g->xs[2] + w0 + 4 * la) * (int64_t)es,
-                             (4 * (lb - la) + 2) * (int64_t)es, 0);
+            const bool hin = h >= 0 && h < g->ih;
+            const char *xr = hin ? x + (coff + h * g->xs[2]) * (int64_t)es : x;
+            if (hin && pb > pa && cc + 1 < g->g * g->cg && g->xs[3] == 1) /* next unit's */
+                prefetch_row(xr + (g->xs[1] + pa) * (int64_t)es, (pb - pa) * (int64_t)es, 0);
+            const char *src;
+            if (!hin)
+                src = (const char *)&zero_row;
+            else if (inplace)
+                src = xr + w0 * (int64_t)es;
+            else {
+                char *d = (char *)&rb + (pa - w0) * (int64_t)es;
+                if (g->xs[3] == 1)
+                    memcpy(d, xr + pa * (int64_t)es, (size_t)(pb - pa) * es);
+                else
+                    for (int64_t c = 0; c < pb - pa; c++)
+                        pdnn_wino_copy_el(d, c, xr, (pa + c) * g->xs[3], es);
+                src = (const char *)&rb;
+            }
             if (es == sizeof(float)) {
-                const float *src = h >= 0 && h < g->ih
-                                       ? (const float *)x + coff + h * g->xs[2] + w0 + 4 * la
-                                       : zero_row.f;
-                float *d = (float *)D + 6 * i * nr + l + la;
-                deint_f32(lb - la, src, d, d + nr, d + 2 * nr, d + 3 * nr, d + 4 * nr,
-                          d + 5 * nr);
+                float *d = (float *)D + a * i * nr + l;
+                if (a == 8)
+                    deint8_f32(r.len, (const float *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
+                               d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
+                else
+                    deint_f32(r.len, (const float *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
+                              d + 4 * nr, d + 5 * nr);
             } else {
-                const double *src = h >= 0 && h < g->ih
-                                        ? (const double *)x + coff + h * g->xs[2] + w0 + 4 * la
-                                        : zero_row.d;
-                double *d = (double *)D + 6 * i * nr + l + la;
-                deint_f64(lb - la, src, d, d + nr, d + 2 * nr, d + 3 * nr, d + 4 * nr,
-                          d + 5 * nr);
+                double *d = (double *)D + a * i * nr + l;
+                if (a == 8)
+                    deint8_f64(r.len, (const double *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
+                               d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
+                else
+                    deint_f64(r.len, (const double *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
+                              d + 4 * nr, d + 5 * nr);
             }
         }
-        for (int64_t k = 0; k < r.len; k++)
-            if (k < la || k >= lb) gather_lane(g, x, coff, h0, w0 + 4 * k, l + k, nr, D, es);
         l += r.len;
     }
-    for (int k = 0; k < XI; k++)
+    for (int k = 0; k < g->xi; k++)
         for (int64_t l = nl; l < nr; l++) pdnn_wino_zero_el(D, k * nr + l, es);
 }
 
 /* Blends the 4x4 output tiles O (element k of lane l at O[k * nr + l]) of tiles
  * tile0 .. tile0 + nl - 1 into output channel kk: y = alpha * O + beta * y. Per run of
- * tiles of one tile row: straight into y's rows where they are contiguous, whole and
- * not blended, else through a row buffer. */
+ * tiles of one tile row: straight into y's rows where they are contiguous and not
+ * blended (a last tile cut by the right edge through a 4-element buffer), else through
+ * a row buffer. */
 PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
                              int64_t tile0, int64_t nl, int nr, char *y, double alpha,
                              double beta, size_t es)
@@ -304,7 +342,8 @@ PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
         const wino_run r = run_at(g, tile0 + l, nl - l);
         const int64_t w0 = 4 * r.tx;
         const int64_t wc = g->ow - w0 < 4 * r.len ? g->ow - w0 : 4 * r.len;
-        const bool direct = g->ys[3] == 1 && beta == 0.0 && wc == 4 * r.len;
+        const bool direct = g->ys[3] == 1 && beta == 0.0;
+        const int64_t nf = direct ? wc / 4 : r.len, rest = direct ? wc - 4 * nf : 0;
         for (int i = 0; i < 4 && 4 * r.ty + i < g->oh; i++) {
             const int64_t off =
                 r.n * g->ys[0] + kk * g->ys[1] + (4 * r.ty + i) * g->ys[2] + w0 * g->ys[3];
@@ -313,23 +352,39 @@ PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
             if (es == sizeof(float)) {
                 const float *o = (const float *)O + 4 * i * nr + l;
                 float *d = direct ? (float *)y + off : rb.f;
-                inter_f32(r.len, d, o, o + nr, o + 2 * nr, o + 3 * nr, (float)alpha);
+                inter_f32(nf, d, o, o + nr, o + 2 * nr, o + 3 * nr, (float)alpha);
                 if (!direct) blend_f32(wc, rb.f, (float *)y + off, g->ys[3], (float)beta);
+                if (rest) { /* 1 to 3 columns, no loop (no memcpy call) */
+                    o += nf;
+                    inter_f32(1, rb.f, o, o + nr, o + 2 * nr, o + 3 * nr, (float)alpha);
+                    d += 4 * nf;
+                    d[0] = rb.f[0];
+                    if (rest > 1) d[1] = rb.f[1];
+                    if (rest > 2) d[2] = rb.f[2];
+                }
             } else {
                 const double *o = (const double *)O + 4 * i * nr + l;
                 double *d = direct ? (double *)y + off : rb.d;
-                inter_f64(r.len, d, o, o + nr, o + 2 * nr, o + 3 * nr, alpha);
+                inter_f64(nf, d, o, o + nr, o + 2 * nr, o + 3 * nr, alpha);
                 if (!direct) blend_f64(wc, rb.d, (double *)y + off, g->ys[3], beta);
+                if (rest) {
+                    o += nf;
+                    inter_f64(1, rb.d, o, o + nr, o + 2 * nr, o + 3 * nr, alpha);
+                    d += 4 * nf;
+                    d[0] = rb.d[0];
+                    if (rest > 1) d[1] = rb.d[1];
+                    if (rest > 2) d[2] = rb.d[2];
+                }
             }
         }
         l += r.len;
     }
 }
 
-/* Scratch of one transform call on a thread's stack: 36 rows of the widest panel. */
+/* Scratch of one transform call on a thread's stack: alpha^2 rows of the widest panel. */
 typedef union {
-    double d[XI * PDNN_GEMM_NR_MAX];
-    float f[XI * PDNN_GEMM_NR_MAX];
+    double d[PDNN_WINO_XI_MAX * PDNN_GEMM_NR_MAX];
+    float f[PDNN_WINO_XI_MAX * PDNN_GEMM_NR_MAX];
 } wino_lanes;
 
 void pdnn_wino_input_unit(const pdnn_wino_geom *g, const void *x, int64_t cc, int64_t tile0,
@@ -355,19 +410,21 @@ PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t g
 {
     enum { L = 64 };
     union {
-        double d[9 * L];
-        float f[9 * L];
+        double d[PDNN_WINO_R_MAX * PDNN_WINO_R_MAX * L];
+        float f[PDNN_WINO_R_MAX * PDNN_WINO_R_MAX * L];
     } G;
     char *gp = (char *)&G;
-    int64_t toff[9];
-    for (int r = 0; r < 3; r++)
-        for (int s = 0; s < 3; s++)
-            toff[3 * r + s] = (g->rot ? 2 - r : r) * g->wrs + (g->rot ? 2 - s : s) * g->wss;
+    const int R = g->r, ntap = R * R;
+    int64_t toff[PDNN_WINO_R_MAX * PDNN_WINO_R_MAX];
+    for (int r = 0; r < R; r++)
+        for (int s = 0; s < R; s++)
+            toff[R * r + s] =
+                (g->rot ? R - 1 - r : r) * g->wrs + (g->rot ? R - 1 - s : s) * g->wss;
     const int64_t e0 = chunk * L, ne = g->cg * panel - e0 < L ? g->cg * panel - e0 : L;
     for (int64_t l = 0; l < ne; l++) {
         const int64_t i = (e0 + l) / panel, o = p * panel + (e0 + l) % panel;
         const int64_t off = grp * g->wgs + o * g->wos + i * g->wis;
-        for (int k = 0; k < 9; k++) {
+        for (int k = 0; k < ntap; k++) {
             if (o < g->kg)
                 pdnn_wino_copy_el(gp, k * L + l, w, off + toff[k], es);
             else
@@ -375,7 +432,7 @@ PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t g
         }
     }
     pdnn_wino_transform(g, PDNN_WINO_FLT, (size_t)ne, gp, L,
-                        u + (grp * XI * ups + p * g->cg * panel + e0) * (int64_t)es, ups);
+                        u + (grp * g->xi * ups + p * g->cg * panel + e0) * (int64_t)es, ups);
 }
 
 void pdnn_wino_filter_unit(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
@@ -411,7 +468,7 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
 {
     const int mr = g->uk->mr, nr = g->uk->nr;
     const int64_t C = g->g * g->cg, K = g->g * g->kg;
-    const int64_t col = pdnn_conv_gemm_mul3(XI, C + K, (int64_t)g->es); /* bytes per tile */
+    const int64_t col = pdnn_conv_gemm_mul3(g->xi, C + K, (int64_t)g->es); /* bytes per tile */
     const size_t budget = fused ? pdnn_cpu_cache_sizes()->l2 : PDNN_WINO_NONFUSED_BYTES;
     int64_t nq = col > 0 ? (int64_t)(budget / (size_t)col) / nr : 1;
     const int64_t qmax = cdiv(g->ntiles, nr);
@@ -422,9 +479,9 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
     b->ups = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(cdiv(g->kg, mr) * mr, g->cg, 1), g->es);
     b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * nq, g->cg, nr), g->es);
     b->mxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * g->kg, b->nbp, 1), g->es);
-    b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, XI, b->ups), g->es);
-    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->vxs, 1), g->es);
-    b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(XI, b->mxs, 1), g->es);
+    b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->xi, b->ups), g->es);
+    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->vxs, 1), g->es);
+    b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->mxs, 1), g->es);
 }
 
 size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused)
@@ -472,12 +529,13 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
                                  b->v + ((grp * nq + q) * g->cg + c) * nr * (int64_t)es, b->vxs);
         }
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < XI * g->g * nq; i++) {
+        for (int64_t i = 0; i < g->xi * g->g * nq; i++) {
             const int64_t q = i % nq, grp = (i / nq) % g->g, xi = i / (nq * g->g);
             const int64_t t0 = tb0 + q * nr;
             if (t0 >= g->ntiles) continue;
             const int64_t nl = g->ntiles - t0 < nr ? g->ntiles - t0 : nr;
-            pdnn_gemm_macro(g->uk, g->kg, nl, g->cg, b->u + (grp * XI + xi) * b->ups * (int64_t)es,
+            pdnn_gemm_macro(g->uk, g->kg, nl, g->cg,
+                            b->u + (grp * g->xi + xi) * b->ups * (int64_t)es,
                             g->cg * mr,
                             b->v + (xi * b->vxs + (grp * nq + q) * g->cg * nr) * (int64_t)es,
                             g->cg * nr,
@@ -497,7 +555,7 @@ pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_arg
     pdnn_wino_geom_init(p, &g);
     if (g.ntiles == 0 || g.kg == 0) return PDNN_STATUS_SUCCESS; /* the output is empty */
     /* the GEMMs' multiply-adds; several barriers per block cost more below the limit */
-    const double work = (double)XI * (double)(g.g * g.cg + 1) * (double)g.kg * (double)g.ntiles;
+    const double work = (double)g.xi * (double)(g.g * g.cg + 1) * (double)g.kg * (double)g.ntiles;
     const int nt = pdnn_par_threads(ctx->nthreads, g.ntiles * g.g * g.kg, work, PDNN_WINO_MIN_WORK);
     if (pdnn_wino_channel_lanes(&g)) {
         pdnn_wino_cl_run(&g, fused, a, nt, ctx->ws);
