@@ -16,7 +16,7 @@
  *  - threads: the team's size when there is work for several threads.
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
- * 3x3 stride-1 layers with enough channels, the 1x1 and depthwise paths ahead of GEMM
+ * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1 and depthwise paths ahead of GEMM
  * for their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
@@ -45,7 +45,8 @@ typedef struct {
     double n, g, cg, kg, ks, npix, nin; /* sizes as doubles */
     double flops;                       /* 2 * direct multiply-adds */
     double bytes;                       /* x, w, y read or written once */
-    bool unit_stride, one_by_one, k3s1;
+    bool unit_stride, one_by_one;
+    int wino_r; /* 3 or 5: a 2-d r x r stride-1 problem Winograd F(4x4, r x r) serves */
     double oh, ow;                      /* last two output dims */
 } sizes;
 
@@ -68,8 +69,10 @@ static void sizes_of(const pdnn_conv_problem *p, sizes *s)
         s->unit_stride = s->unit_stride && g.str[d] == 1;
         s->one_by_one = s->one_by_one && g.kern[d] == 1 && g.pad[d] == 0;
     }
-    s->k3s1 = s->unit_stride && p->nsp == 2 && g.kern[1] == 3 && g.kern[2] == 3 &&
-              g.dil[1] == 1 && g.dil[2] == 1;
+    s->wino_r = s->unit_stride && p->nsp == 2 && g.kern[1] == g.kern[2] &&
+                        (g.kern[1] == 3 || g.kern[1] == 5) && g.dil[1] == 1 && g.dil[2] == 1
+                    ? (int)g.kern[1]
+                    : 0;
     s->oh = (double)g.out[1];
     s->ow = (double)g.out[2];
 }
@@ -102,17 +105,19 @@ static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
     return e;
 }
 
-/* Winograd F(4x4, 3x3): multiply-adds of the 36 GEMMs over the (rounded-up) tiles,
- * plus the transforms, as flops at the GEMM's rate. */
+/* Winograd F(4x4, r x r) (alpha = r + 3 points: 36 GEMMs for 3x3, 64 for 5x5):
+ * multiply-adds of the alpha^2 GEMMs over the (rounded-up) tiles, plus the transforms, as
+ * flops at the GEMM's rate. */
 static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
 {
     const double tiles = cdiv(s->oh, 4) * cdiv(s->ow, 4);
-    const double gemm = 2.0 * 36 * s->n * s->g * s->kg * s->cg * tiles;
+    const double xi = (s->wino_r + 3.0) * (s->wino_r + 3.0);
+    const double gemm = 2.0 * xi * s->n * s->g * s->kg * s->cg * tiles;
     const double cin = p->dir == PDNN_CONV_BWD_DATA ? s->kg : s->cg;
     const double cout = p->dir == PDNN_CONV_BWD_DATA ? s->cg : s->kg;
     /* input and output transforms: ~ 10 flops per transformed element, at a quarter of
      * the GEMM's rate */
-    const double tr = 4 * 10.0 * 36 * s->n * s->g * tiles * (cin + cout);
+    const double tr = 4 * 10.0 * xi * s->n * s->g * tiles * (cin + cout);
     return gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
 }
 
@@ -140,7 +145,7 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
                             : a == 0; /* BWD_DATA_ALGO_0 / BWD_FILTER_ALGO_0 */
     if (ref) {
         compute = s.flops / 1.0e6; /* the plain loops: ~1 GFLOP/s per thread */
-    } else if (wino && s.k3s1) {
+    } else if (wino && s.wino_r) {
         const bool fused = fwd ? a == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD
                                : bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD;
         /* + the stages' fixed costs (filter transform, barriers): small problems stay
