@@ -430,3 +430,79 @@ tu_conv_shape tu_conv_shape2d(pdnnDataType_t t, int n, int g, int cg, int kg, in
     tu_conv_finish_shape(&s);
     return s;
 }
+
+tu_conv_shape tu_conv_shape1d(pdnnDataType_t t, int n, int g, int cg, int kg, int w, int r,
+                              int str, int pad, int dil)
+{
+    tu_conv_shape s = tu_conv_shape2d(t, n, g, cg, kg, w, 1, r, 1, str, pad, dil);
+    s.nsp = 1;
+    tu_conv_finish_shape(&s);
+    return s;
+}
+
+void tu_conv_check_family(const tu_conv_family *f, const tu_conv_shape *s, bool ints)
+{
+    static const double alphas[] = {1.0, 2.0, -0.5};
+    static const double betas[] = {0.0, 0.0, 1.0, -1.5, 0.5};
+    for (int d = 0; d < 3; d++) {
+        if (!f->im[d]) continue;
+        const double beta = betas[tu_int(0, 4)];
+        const double alpha = alphas[tu_int(0, 2)];
+        tu_conv_check(f->im[d], s, (pdnn_conv_dir)d, ints, alpha, beta, 0, true);
+    }
+}
+
+void tu_conv_check_edges(const tu_conv_family *f, pdnnDataType_t t)
+{
+    tu_conv_shape s;
+    /* batch 1, 1x1 spatial */
+    s = tu_conv_shape2d(t, 1, 1, 3, 4, 1, 1, 1, 1, 1, 0, 1);
+    tu_conv_check_family(f, &s, true);
+    /* padding wider than the kernel, asymmetric */
+    s = tu_conv_shape2d(t, 2, 1, 2, 3, 3, 4, 1, 2, 1, 3, 1);
+    s.pe[1] = 0;
+    tu_conv_finish_shape(&s);
+    tu_conv_check_family(f, &s, true);
+    /* stride above the kernel */
+    s = tu_conv_shape2d(t, 2, 1, 2, 3, 9, 10, 2, 2, 3, 0, 1);
+    tu_conv_check_family(f, &s, true);
+    /* groups == channels, multiplier 2 (depthwise), channels-last, KRSC */
+    s = tu_conv_shape2d(t, 2, 4, 1, 2, 6, 5, 3, 3, 1, 1, 1);
+    s.krsc = true;
+    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    tu_conv_check_family(f, &s, true);
+    /* dilation, convolution mode */
+    s = tu_conv_shape2d(t, 1, 2, 2, 2, 9, 9, 3, 3, 1, 2, 3);
+    s.flip = true;
+    tu_conv_check_family(f, &s, true);
+    /* 288 taps > KC: several K blocks (forward), M > MC (backward data); gapped */
+    s = tu_conv_shape2d(t, 2, 1, 32, 7, 6, 5, 3, 3, 1, 1, 1);
+    tu_conv_check_family(f, &s, true);
+    s.xkind = s.ykind = TU_LAYOUT_GAPPED;
+    tu_conv_check_family(f, &s, false);
+    /* 3-d, channels-last, KRSC, convolution mode */
+    memset(&s, 0, sizeof s);
+    s.t = t;
+    s.nsp = 3;
+    s.n = 2;
+    s.g = 2;
+    s.cg = 3;
+    s.kg = 2;
+    for (int d = 0; d < 3; d++) {
+        s.in[d] = 4 + d;
+        s.kern[d] = 2 + (d == 1);
+        s.str[d] = 1 + (d == 2);
+        s.dil[d] = 1;
+        s.pb[d] = d;
+        s.pe[d] = 1;
+    }
+    s.flip = true;
+    s.krsc = true;
+    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    tu_conv_finish_shape(&s);
+    tu_conv_check_family(f, &s, true);
+    tu_conv_check_family(f, &s, false);
+    /* zero output channels */
+    s = tu_conv_shape2d(t, 2, 1, 2, 0, 4, 4, 3, 3, 1, 1, 1);
+    tu_conv_check_family(f, &s, true);
+}

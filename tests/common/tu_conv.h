@@ -52,6 +52,9 @@ void tu_conv_rand_shape(tu_conv_shape *s, pdnnDataType_t t);
 /* A 2-d packed NCHW / KCRS cross-correlation shape. */
 tu_conv_shape tu_conv_shape2d(pdnnDataType_t t, int n, int g, int cg, int kg, int h, int w,
                               int r, int ks, int str, int pad, int dil);
+/* The same in 1-d (width w, filter width r). */
+tu_conv_shape tu_conv_shape1d(pdnnDataType_t t, int n, int g, int cg, int kg, int w, int r,
+                              int str, int pad, int dil);
 
 void tu_conv_setup_init(tu_conv_setup *cs, const tu_conv_shape *s, pdnn_conv_dir dir);
 const char *tu_conv_dir_name(pdnn_conv_dir dir);
@@ -77,6 +80,28 @@ bool tu_conv_check(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir di
  * unchanged. */
 void tu_conv_api_check(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir, int algo,
                        const pdnn_impl *im, bool ints, double alpha, double beta, double tol);
+
+/* The registry entries of one implementation family by direction (indexed by
+ * pdnn_conv_dir; NULL: the family does not serve that direction) and the public
+ * algorithm each entry serves. */
+typedef struct {
+    const pdnn_impl *im[3];
+    int algo[3];
+} tu_conv_family;
+
+/* Checks every direction f serves on s with tu_conv_check (exact tolerance,
+ * must_support), each with its own alpha drawn from {1, 2, -0.5} and beta from
+ * {0, 0, 1, -1.5, 0.5} (beta == 0 twice as likely: the NaN-poisoned output). */
+void tu_conv_check_family(const tu_conv_family *f, const tu_conv_shape *s, bool ints);
+
+/* DESIGN.md's named edge cases that every general convolution (the GEMM family) must
+ * take, each through tu_conv_check_family with small-integer data unless said: batch 1
+ * with 1x1 spatial; padding wider than the kernel and asymmetric; stride above the
+ * kernel; groups == channels with multiplier 2, channels-last, KRSC; dilation in
+ * convolution mode; 288 taps (more than one K block), packed and then gapped with
+ * random data; 3-d channels-last KRSC convolution, small-integer and random data; zero
+ * output channels (forward and backward filter write nothing, dx = beta * dx). */
+void tu_conv_check_edges(const tu_conv_family *f, pdnnDataType_t t);
 
 /* Direction cases checked so far (for the tests' summary line). */
 long tu_conv_cases(void);

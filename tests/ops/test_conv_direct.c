@@ -26,38 +26,18 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
 
-static const pdnn_impl *impl_1x1(pdnn_conv_dir dir)
-{
-    return dir == PDNN_CONV_FWD        ? &pdnn_conv_fwd_cpu_direct_1x1
-           : dir == PDNN_CONV_BWD_DATA ? &pdnn_conv_bwd_data_cpu_direct_1x1
-                                       : &pdnn_conv_bwd_filter_cpu_direct_1x1;
-}
-
-static const pdnn_impl *impl_dw(pdnn_conv_dir dir)
-{
-    return dir == PDNN_CONV_FWD        ? &pdnn_conv_fwd_cpu_direct_dw
-           : dir == PDNN_CONV_BWD_DATA ? &pdnn_conv_bwd_data_cpu_direct_dw
-                                       : &pdnn_conv_bwd_filter_cpu_direct_dw;
-}
-
-/* The cuDNN algorithm each direction's direct entries serve. */
-static int algo_direct(pdnn_conv_dir dir)
-{
-    return dir == PDNN_CONV_FWD        ? (int)PDNN_CONVOLUTION_FWD_ALGO_DIRECT
-           : dir == PDNN_CONV_BWD_DATA ? (int)PDNN_CONVOLUTION_BWD_DATA_ALGO_0
-                                       : (int)PDNN_CONVOLUTION_BWD_FILTER_ALGO_0;
-}
-
-static const double alphas[] = {1.0, 2.0, -0.5};
-static const double betas[] = {0.0, 0.0, 1.0, -1.5, 0.5};
-
-static void check_dirs(const pdnn_impl *(*impl_of)(pdnn_conv_dir), const tu_conv_shape *s,
-                       bool ints)
-{
-    for (int d = 0; d < 3; d++)
-        tu_conv_check(impl_of((pdnn_conv_dir)d), s, (pdnn_conv_dir)d, ints, alphas[tu_int(0, 2)],
-                      betas[tu_int(0, 4)], 0, true);
-}
+/* The two direct families; both serve the cuDNN algorithms DIRECT (forward) and ALGO_0
+ * (backward data, backward filter). */
+static const tu_conv_family fam_1x1 = {
+    {&pdnn_conv_fwd_cpu_direct_1x1, &pdnn_conv_bwd_data_cpu_direct_1x1,
+     &pdnn_conv_bwd_filter_cpu_direct_1x1},
+    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
+static const tu_conv_family fam_dw = {
+    {&pdnn_conv_fwd_cpu_direct_dw, &pdnn_conv_bwd_data_cpu_direct_dw,
+     &pdnn_conv_bwd_filter_cpu_direct_dw},
+    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
 
 /* ---- 1x1 */
 
@@ -101,7 +81,7 @@ static void test_1x1_random(pdnnDataType_t t, int count)
     for (int i = 0; i < count; i++) {
         tu_conv_shape s;
         rand_1x1(&s, t);
-        check_dirs(impl_1x1, &s, i % 3 != 2);
+        tu_conv_check_family(&fam_1x1, &s, i % 3 != 2);
     }
 }
 
@@ -111,44 +91,44 @@ static void test_1x1_edges(pdnnDataType_t t)
     for (int lay = 0; lay < 3; lay++) {
         /* batch 1, 1x1 spatial (a fully connected layer) */
         s = shape_1x1(t, 1, 1, 5, 7, 1, 1, 1, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         s = shape_1x1(t, 3, 2, 3, 4, 1, 1, 2, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         /* zero output channels (zero input channels: the GEMM family's filter check
          * refuses them, cpu:gemm alike) */
         s = shape_1x1(t, 2, 1, 3, 0, 4, 4, 1, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         /* many channels: K blocks of 256 in forward / backward data, 300 > KC */
         s = shape_1x1(t, 2, 1, 300, 9, 5, 3, 1, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         s = shape_1x1(t, 2, 1, 7, 270, 3, 4, 1, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         /* column panels and backward-filter K blocks crossing images (P = 150) */
         s = shape_1x1(t, 3, 1, 4, 13, 10, 15, 1, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         s = shape_1x1(t, 3, 1, 13, 4, 10, 15, 1, lay);
-        check_dirs(impl_1x1, &s, false);
+        tu_conv_check_family(&fam_1x1, &s, false);
         /* stride 2: uneven rows (channels-last), uncovered dx pixels (backward data) */
         s = shape_1x1(t, 2, 2, 5, 3, 9, 11, 2, lay);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         s = shape_1x1(t, 2, 1, 6, 4, 13, 11, 3, lay);
         s.pe[0] = s.pe[1] = 1; /* out 5 x 4: the last pixel reads (12, 9): allowed */
         tu_conv_finish_shape(&s);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
     }
     /* mixed layouts: x channels-last, y NCHW and the reverse */
     s = shape_1x1(t, 2, 1, 5, 6, 7, 6, 1, TU_LAYOUT_CHANNELS_LAST);
     s.ykind = TU_LAYOUT_PACKED;
-    check_dirs(impl_1x1, &s, true);
+    tu_conv_check_family(&fam_1x1, &s, true);
     s.xkind = TU_LAYOUT_PACKED;
     s.ykind = TU_LAYOUT_CHANNELS_LAST;
-    check_dirs(impl_1x1, &s, true);
+    tu_conv_check_family(&fam_1x1, &s, true);
     /* a larger one: several tasks and panels per thread */
     if (t == PDNN_DATA_FLOAT) {
         s = shape_1x1(t, 2, 1, 40, 70, 20, 21, 1, TU_LAYOUT_PACKED);
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
         s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
-        check_dirs(impl_1x1, &s, true);
+        tu_conv_check_family(&fam_1x1, &s, true);
     }
 }
 
@@ -172,7 +152,7 @@ static void test_1x1_refusals(void)
             tu_conv_setup cs;
             tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
             const char *why = NULL;
-            TU_CHECK(!impl_1x1((pdnn_conv_dir)d)->supports(&cs.p, &why) && why && *why,
+            TU_CHECK(!fam_1x1.im[d]->supports(&cs.p, &why) && why && *why,
                      "1x1 %s %s: must be refused with a reason", tu_conv_dir_name((pdnn_conv_dir)d),
                      bad[i].what);
         }
@@ -192,15 +172,7 @@ static void test_1x1_refusals(void)
  * y0 = x0 + 10 x1, y1 = 2 x0. */
 static void test_1x1_by_hand(void)
 {
-    tu_conv_shape s;
-    memset(&s, 0, sizeof s);
-    s.t = PDNN_DATA_FLOAT;
-    s.nsp = 1;
-    s.n = s.g = 1;
-    s.cg = s.kg = 2;
-    s.in[0] = 3;
-    s.kern[0] = s.str[0] = s.dil[0] = 1;
-    tu_conv_finish_shape(&s);
+    const tu_conv_shape s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 1, 2, 2, 3, 1, 1, 0, 1);
     tu_conv_setup cs;
     tu_conv_setup_init(&cs, &s, PDNN_CONV_FWD);
     const float x[6] = {1, 2, 3, 4, 5, 6}, w[4] = {1, 10, 2, 0};
@@ -255,79 +227,63 @@ static void test_dw_random(pdnnDataType_t t, int count)
     for (int i = 0; i < count; i++) {
         tu_conv_shape s;
         rand_dw(&s, t);
-        check_dirs(impl_dw, &s, i % 3 != 2);
+        tu_conv_check_family(&fam_dw, &s, i % 3 != 2);
     }
 }
 
 static void test_dw_edges(pdnnDataType_t t)
 {
+    const pdnn_impl *const *dw = fam_dw.im;
     tu_conv_shape s;
     for (int lay = 0; lay < 3; lay++) {
         /* rows long enough for vector blocks, 3x3 pad 1 (MobileNet), stride 1 and 2 */
         for (int st = 1; st <= 2; st++) {
             s = shape_dw(t, 2, 19, 1, 9, 37, 3, st, 1, 1, lay);
-            check_dirs(impl_dw, &s, true);
+            tu_conv_check_family(&fam_dw, &s, true);
         }
         /* multiplier 2, 5x5, dilation 2, convolution mode, KRSC */
         s = shape_dw(t, 1, 5, 2, 11, 23, 5, 1, 4, 2, lay);
         s.flip = true;
         s.krsc = true;
-        check_dirs(impl_dw, &s, true);
+        tu_conv_check_family(&fam_dw, &s, true);
         /* padding wider than the kernel, asymmetric; stride above the kernel */
         s = shape_dw(t, 2, 3, 1, 6, 20, 2, 3, 4, 1, lay);
         s.pe[1] = 0;
         tu_conv_finish_shape(&s);
-        check_dirs(impl_dw, &s, true);
+        tu_conv_check_family(&fam_dw, &s, true);
         /* batch 1, 1x1 spatial, 1x1 filter */
         s = shape_dw(t, 1, 7, 3, 1, 1, 1, 1, 0, 1, lay);
-        check_dirs(impl_dw, &s, true);
+        tu_conv_check_family(&fam_dw, &s, true);
         /* zero output channels: forward writes nothing, dx = beta * dx, dw is empty */
         s = shape_dw(t, 2, 3, 0, 5, 5, 3, 1, 1, 1, lay);
-        check_dirs(impl_dw, &s, true);
+        tu_conv_check_family(&fam_dw, &s, true);
         /* random data */
         s = shape_dw(t, 2, 21, 1, 8, 40, 3, 1, 1, 1, lay);
-        check_dirs(impl_dw, &s, false);
+        tu_conv_check_family(&fam_dw, &s, false);
     }
     /* 1-d rows longer than the backward-data chunk (1024) */
-    memset(&s, 0, sizeof s);
-    s.t = t;
-    s.nsp = 1;
-    s.n = 1;
-    s.g = 2;
-    s.cg = 1;
-    s.kg = 2;
-    s.in[0] = 2100;
-    s.kern[0] = 3;
-    s.str[0] = s.dil[0] = 1;
-    s.pb[0] = s.pe[0] = 1;
-    tu_conv_finish_shape(&s);
-    check_dirs(impl_dw, &s, true);
+    s = tu_conv_shape1d(t, 1, 2, 1, 2, 2100, 3, 1, 1, 1);
+    tu_conv_check_family(&fam_dw, &s, true);
     s.str[0] = 2;
     tu_conv_finish_shape(&s);
-    check_dirs(impl_dw, &s, true);
+    tu_conv_check_family(&fam_dw, &s, true);
     /* planes taller than one zero-padded strip (several strips), stride 1 and 2; a 1-d
      * row longer than a strip buffer (the row path) */
     for (int st = 1; st <= 2; st++) {
         s = shape_dw(t, 1, 2, 1, 150, 100, 3, st, 1, 1, TU_LAYOUT_PACKED);
-        tu_conv_check(impl_dw(PDNN_CONV_FWD), &s, PDNN_CONV_FWD, true, 1.0, 0.5, 0, true);
-        tu_conv_check(impl_dw(PDNN_CONV_BWD_DATA), &s, PDNN_CONV_BWD_DATA, true, 2.0, 0.0, 0, true);
-        tu_conv_check(impl_dw(PDNN_CONV_BWD_FILTER), &s, PDNN_CONV_BWD_FILTER, true, 1.0, -1.0, 0,
-                      true);
+        tu_conv_check(dw[PDNN_CONV_FWD], &s, PDNN_CONV_FWD, true, 1.0, 0.5, 0, true);
+        tu_conv_check(dw[PDNN_CONV_BWD_DATA], &s, PDNN_CONV_BWD_DATA, true, 2.0, 0.0, 0, true);
+        tu_conv_check(dw[PDNN_CONV_BWD_FILTER], &s, PDNN_CONV_BWD_FILTER, true, 1.0, -1.0, 0, true);
     }
-    s.nsp = 1;
-    s.in[0] = 13000;
-    s.kern[0] = 3;
-    s.str[0] = s.dil[0] = 1;
-    s.pb[0] = s.pe[0] = 1;
-    tu_conv_finish_shape(&s);
-    tu_conv_check(impl_dw(PDNN_CONV_FWD), &s, PDNN_CONV_FWD, true, 1.0, 0.0, 0, true);
-    tu_conv_check(impl_dw(PDNN_CONV_BWD_DATA), &s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0, 0, true);
+    s = tu_conv_shape1d(t, 1, 2, 1, 1, 13000, 3, 1, 1, 1);
+    tu_conv_check(dw[PDNN_CONV_FWD], &s, PDNN_CONV_FWD, true, 1.0, 0.0, 0, true);
+    tu_conv_check(dw[PDNN_CONV_BWD_DATA], &s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0, 0, true);
     /* channels-last with channels beyond a vector block and a backward-filter block */
     if (t == PDNN_DATA_FLOAT) {
         s = shape_dw(t, 2, 70, 1, 7, 9, 3, 1, 1, 1, TU_LAYOUT_CHANNELS_LAST);
-        check_dirs(impl_dw, &s, true);
+        tu_conv_check_family(&fam_dw, &s, true);
         s = shape_dw(t, 1, 40, 1, 4, 4, 11, 1, 5, 1, TU_LAYOUT_CHANNELS_LAST); /* 121 taps */
-        check_dirs(impl_dw, &s, true);
+        tu_conv_check_family(&fam_dw, &s, true);
     }
 }
 
@@ -340,7 +296,7 @@ static void test_dw_refusals(void)
     tu_conv_finish_shape(&s);
     tu_conv_shape s2 = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 1, 1, 20, 20, 17, 17, 1, 1, 1);
     for (int d = 0; d < 3; d++) {
-        const pdnn_impl *im = impl_dw((pdnn_conv_dir)d);
+        const pdnn_impl *im = fam_dw.im[d];
         tu_conv_setup cs;
         const char *why = NULL;
         tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
@@ -449,9 +405,9 @@ static void test_api(void)
         rand_1x1(&s, i % 2 ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT);
         s.cg += s.cg == 1; /* a depthwise 1x1 problem dispatches to cpu:direct_dw */
         const pdnn_conv_dir dir = (pdnn_conv_dir)(i % 3);
-        api_reaches(&s, dir, algo_direct(dir), impl_1x1(dir));
+        api_reaches(&s, dir, fam_1x1.algo[dir], fam_1x1.im[dir]);
         rand_dw(&s, i % 2 ? PDNN_DATA_FLOAT : PDNN_DATA_DOUBLE);
-        api_reaches(&s, dir, algo_direct(dir), impl_dw(dir));
+        api_reaches(&s, dir, fam_dw.algo[dir], fam_dw.im[dir]);
     }
     TU_OK(pdnnDestroy(handle));
 }

@@ -20,33 +20,21 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_gemm;
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_gemm;
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_gemm;
 
-static const pdnn_impl *impl_of(pdnn_conv_dir dir)
-{
-    return dir == PDNN_CONV_FWD        ? &pdnn_conv_fwd_cpu_gemm
-           : dir == PDNN_CONV_BWD_DATA ? &pdnn_conv_bwd_data_cpu_gemm
-                                       : &pdnn_conv_bwd_filter_cpu_gemm;
-}
-
-/* The public algorithm of each direction's GEMM entry. */
-static int algo_of(pdnn_conv_dir dir)
-{
-    return dir == PDNN_CONV_FWD        ? (int)PDNN_CONVOLUTION_FWD_ALGO_GEMM
-           : dir == PDNN_CONV_BWD_DATA ? (int)PDNN_CONVOLUTION_BWD_DATA_ALGO_1
-                                       : (int)PDNN_CONVOLUTION_BWD_FILTER_ALGO_1;
-}
+/* The GEMM entries of each direction and the public algorithm each serves. */
+static const tu_conv_family gemm = {
+    {&pdnn_conv_fwd_cpu_gemm, &pdnn_conv_bwd_data_cpu_gemm, &pdnn_conv_bwd_filter_cpu_gemm},
+    {PDNN_CONVOLUTION_FWD_ALGO_GEMM, PDNN_CONVOLUTION_BWD_DATA_ALGO_1,
+     PDNN_CONVOLUTION_BWD_FILTER_ALGO_1}};
 
 static void check_dir(const tu_conv_shape *s, pdnn_conv_dir dir, bool ints, double alpha,
                       double beta)
 {
-    tu_conv_check(impl_of(dir), s, dir, ints, alpha, beta, 0, true);
+    tu_conv_check(gemm.im[dir], s, dir, ints, alpha, beta, 0, true);
 }
 
 static void check_all_dirs(const tu_conv_shape *s, bool ints)
 {
-    static const double alphas[] = {1.0, 2.0, -0.5};
-    static const double betas[] = {0.0, 0.0, 1.0, -1.5, 0.5};
-    for (int d = 0; d < 3; d++)
-        check_dir(s, (pdnn_conv_dir)d, ints, alphas[tu_int(0, 2)], betas[tu_int(0, 4)]);
+    tu_conv_check_family(&gemm, s, ints);
 }
 
 static void test_random(pdnnDataType_t t, int count)
@@ -87,38 +75,14 @@ static pdnnHandle_t handle;
 static void api_check(const tu_conv_shape *s, pdnn_conv_dir dir, bool ints, double alpha,
                       double beta)
 {
-    tu_conv_api_check(handle, s, dir, algo_of(dir), impl_of(dir), ints, alpha, beta, 0);
+    tu_conv_api_check(handle, s, dir, gemm.algo[dir], gemm.im[dir], ints, alpha, beta, 0);
 }
 
 static void test_edges(pdnnDataType_t t)
 {
+    /* DESIGN's named edge cases (tu_conv.h), then the GEMM paths' own boundaries */
+    tu_conv_check_edges(&gemm, t);
     tu_conv_shape s;
-    /* batch 1, 1x1 spatial */
-    s = tu_conv_shape2d(t, 1, 1, 3, 4, 1, 1, 1, 1, 1, 0, 1);
-    check_all_dirs(&s, true);
-    /* padding wider than the kernel, asymmetric */
-    s = tu_conv_shape2d(t, 2, 1, 2, 3, 3, 4, 1, 2, 1, 3, 1);
-    s.pe[1] = 0;
-    tu_conv_finish_shape(&s);
-    check_all_dirs(&s, true);
-    /* stride above the kernel */
-    s = tu_conv_shape2d(t, 2, 1, 2, 3, 9, 10, 2, 2, 3, 0, 1);
-    check_all_dirs(&s, true);
-    /* groups == channels, multiplier 2 (depthwise) */
-    s = tu_conv_shape2d(t, 2, 4, 1, 2, 6, 5, 3, 3, 1, 1, 1);
-    s.krsc = true;
-    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
-    check_all_dirs(&s, true);
-    /* dilation */
-    s = tu_conv_shape2d(t, 1, 2, 2, 2, 9, 9, 3, 3, 1, 2, 3);
-    s.flip = true;
-    check_all_dirs(&s, true);
-    /* T = 288 > KC: several K blocks in fwd, M > MC in bwd data */
-    s = tu_conv_shape2d(t, 2, 1, 32, 7, 6, 5, 3, 3, 1, 1, 1);
-    check_all_dirs(&s, true);
-    s.xkind = TU_LAYOUT_GAPPED;
-    s.ykind = TU_LAYOUT_GAPPED;
-    check_all_dirs(&s, false);
     /* bwd filter: N*P = 512 columns = two K blocks */
     s = tu_conv_shape2d(t, 2, 2, 3, 3, 16, 16, 3, 3, 1, 1, 1);
     s.ykind = TU_LAYOUT_GAPPED;
@@ -132,42 +96,10 @@ static void test_edges(pdnnDataType_t t)
         check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
         check_dir(&s, PDNN_CONV_BWD_DATA, false, -1.0, 1.0);
     }
-    /* 3-d, channels-last, KRSC, convolution mode */
-    memset(&s, 0, sizeof s);
-    s.t = t;
-    s.nsp = 3;
-    s.n = 2;
-    s.g = 2;
-    s.cg = 3;
-    s.kg = 2;
-    for (int d = 0; d < 3; d++) {
-        s.in[d] = 4 + d;
-        s.kern[d] = 2 + (d == 1);
-        s.str[d] = 1 + (d == 2);
-        s.dil[d] = 1;
-        s.pb[d] = d;
-        s.pe[d] = 1;
-    }
-    s.flip = true;
-    s.krsc = true;
-    s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
-    tu_conv_finish_shape(&s);
-    check_all_dirs(&s, true);
-    check_all_dirs(&s, false);
     /* long 1-d rows: whole im2col panels inside x with a fixed step of 1 and of 2 */
     for (int st = 1; st <= 2; st++) {
-        memset(&s, 0, sizeof s);
-        s.t = t;
-        s.nsp = 1;
-        s.n = 2;
-        s.g = 1;
-        s.cg = 3;
-        s.kg = 2;
-        s.in[0] = 40;
-        s.kern[0] = 3;
-        s.str[0] = st;
-        s.dil[0] = 2;
-        s.pb[0] = 1;
+        s = tu_conv_shape1d(t, 2, 1, 3, 2, 40, 3, st, 1, 2);
+        s.pe[0] = 0;
         tu_conv_finish_shape(&s);
         check_all_dirs(&s, true);
     }
@@ -183,24 +115,13 @@ static void test_edges(pdnnDataType_t t)
     s.flip = true;
     check_all_dirs(&s, true);
     check_all_dirs(&s, false);
-    /* zero output channels: fwd and bwd filter write nothing, bwd data dx = beta * dx */
-    s = tu_conv_shape2d(t, 2, 1, 2, 0, 4, 4, 3, 3, 1, 1, 1);
-    check_all_dirs(&s, true);
 }
 
 /* A tiny case by hand: x = [1 2 3 4] (1-d), w = [1 10], stride 1, no padding.
  * cross-correlation y = [21 32 43]; convolution (flipped) y = [12 23 34]. */
 static void test_by_hand(void)
 {
-    tu_conv_shape s;
-    memset(&s, 0, sizeof s);
-    s.t = PDNN_DATA_FLOAT;
-    s.nsp = 1;
-    s.n = s.g = s.cg = s.kg = 1;
-    s.in[0] = 4;
-    s.kern[0] = 2;
-    s.str[0] = s.dil[0] = 1;
-    tu_conv_finish_shape(&s);
+    tu_conv_shape s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 1, 1, 1, 4, 2, 1, 0, 1);
     const float x[4] = {1, 2, 3, 4}, w[2] = {1, 10};
     for (int flip = 0; flip < 2; flip++) {
         s.flip = flip;
