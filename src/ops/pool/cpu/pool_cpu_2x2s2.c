@@ -13,7 +13,7 @@
  * bits (max: the selected value itself; backward: dy + 0.0f turns -0 into +0 as
  * 0.0 + dy does). Rows and columns beyond the last window get a zero gradient. */
 #include "core/registry.h"
-#include "ops/pool/cpu/pool_cpu_common.h" /* pool_packed_nchw */
+#include "ops/pool/cpu/pool_cpu_common.h"
 #include "ops/pool/pool_impls.h"
 #include "ops/pool/pool_problem.h"
 
@@ -65,13 +65,6 @@ static bool supports(const void *prob, const char **why)
         if (TAKE((d), m)) m = (d), s = 3;                                              \
     } while (0)
 
-static inline float blend_f(double alpha, double v, double beta, const float *out)
-{
-    double r = alpha * v;
-    if (beta != 0.0) r += beta * (double)*out;
-    return (float)r;
-}
-
 /* One output row: y[j] from x rows r0, r1. */
 static void fwd_row(const float *r0, const float *r1, float *y, int64_t ow, int mode,
                     double alpha, double beta)
@@ -83,7 +76,7 @@ static void fwd_row(const float *r0, const float *r1, float *y, int64_t ow, int 
             s += (double)r0[2 * j + 1];
             s += (double)r1[2 * j];
             s += (double)r1[2 * j + 1];
-            y[j] = blend_f(alpha, s / 4.0, beta, &y[j]);
+            y[j] = pool_blend_f32(alpha, s / 4.0, beta, &y[j]);
         }
         return;
     }
@@ -103,7 +96,7 @@ static void fwd_row(const float *r0, const float *r1, float *y, int64_t ow, int 
                 int s;                                                                 \
                 SELECT4(TAKE, r0[2 * j], r0[2 * j + 1], r1[2 * j], r1[2 * j + 1], m, s); \
                 (void)s;                                                               \
-                y[j] = blend_f(alpha, (double)m, beta, &y[j]);                         \
+                y[j] = pool_blend_f32(alpha, (double)m, beta, &y[j]);                  \
             }                                                                          \
     } while (0)
     if (mode == 1)
@@ -123,7 +116,7 @@ static int mode_of(const prob_t *p)
 /* out[0 .. n) = alpha * 0.0 + beta * out: the gradient of elements no window holds. */
 static void zero_fill(float *out, int64_t n, double alpha, double beta)
 {
-    for (int64_t j = 0; j < n; j++) out[j] = blend_f(alpha, 0.0, beta, &out[j]);
+    for (int64_t j = 0; j < n; j++) out[j] = pool_blend_f32(alpha, 0.0, beta, &out[j]);
 }
 
 static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
@@ -153,10 +146,10 @@ static void bwd_row(const float *r0, const float *r1, const float *g, float *d0,
     if (mode == 2) {
         for (int64_t j = 0; j < ow; j++) {
             double v = 0.0 + (double)g[j] / 4.0;
-            d0[2 * j] = blend_f(alpha, v, beta, &d0[2 * j]);
-            d0[2 * j + 1] = blend_f(alpha, v, beta, &d0[2 * j + 1]);
-            d1[2 * j] = blend_f(alpha, v, beta, &d1[2 * j]);
-            d1[2 * j + 1] = blend_f(alpha, v, beta, &d1[2 * j + 1]);
+            d0[2 * j] = pool_blend_f32(alpha, v, beta, &d0[2 * j]);
+            d0[2 * j + 1] = pool_blend_f32(alpha, v, beta, &d0[2 * j + 1]);
+            d1[2 * j] = pool_blend_f32(alpha, v, beta, &d1[2 * j]);
+            d1[2 * j + 1] = pool_blend_f32(alpha, v, beta, &d1[2 * j + 1]);
         }
         return;
     }
@@ -179,10 +172,10 @@ static void bwd_row(const float *r0, const float *r1, const float *g, float *d0,
                 double v = 0.0 + (double)g[j];                                         \
                 SELECT4(TAKE, r0[2 * j], r0[2 * j + 1], r1[2 * j], r1[2 * j + 1], m, s); \
                 (void)m;                                                               \
-                d0[2 * j] = blend_f(alpha, s == 0 ? v : 0.0, beta, &d0[2 * j]);        \
-                d0[2 * j + 1] = blend_f(alpha, s == 1 ? v : 0.0, beta, &d0[2 * j + 1]); \
-                d1[2 * j] = blend_f(alpha, s == 2 ? v : 0.0, beta, &d1[2 * j]);        \
-                d1[2 * j + 1] = blend_f(alpha, s == 3 ? v : 0.0, beta, &d1[2 * j + 1]); \
+                d0[2 * j] = pool_blend_f32(alpha, s == 0 ? v : 0.0, beta, &d0[2 * j]); \
+                d0[2 * j + 1] = pool_blend_f32(alpha, s == 1 ? v : 0.0, beta, &d0[2 * j + 1]); \
+                d1[2 * j] = pool_blend_f32(alpha, s == 2 ? v : 0.0, beta, &d1[2 * j]); \
+                d1[2 * j + 1] = pool_blend_f32(alpha, s == 3 ? v : 0.0, beta, &d1[2 * j + 1]); \
             }                                                                          \
     } while (0)
     if (mode == 1)
@@ -224,22 +217,5 @@ static pdnnStatus_t bwd_exec(const void *prob, const void *args, const pdnn_ctx 
     return PDNN_STATUS_SUCCESS;
 }
 
-const pdnn_impl pdnn_pool_fwd_cpu_2x2s2_f32 = {
-    .name = "cpu:pool_2x2s2_f32",
-    .algo = -1,
-    .min_isa = PDNN_ISA_SCALAR,
-    .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
-    .workspace = NULL,
-    .exec = fwd_exec,
-};
-
-const pdnn_impl pdnn_pool_bwd_cpu_2x2s2_f32 = {
-    .name = "cpu:pool_2x2s2_f32",
-    .algo = -1,
-    .min_isa = PDNN_ISA_SCALAR,
-    .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
-    .workspace = NULL,
-    .exec = bwd_exec,
-};
+POOL_CPU_ENTRY(pdnn_pool_fwd_cpu_2x2s2_f32, "cpu:pool_2x2s2_f32", supports, fwd_exec);
+POOL_CPU_ENTRY(pdnn_pool_bwd_cpu_2x2s2_f32, "cpu:pool_2x2s2_f32", supports, bwd_exec);

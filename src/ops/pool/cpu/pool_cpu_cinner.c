@@ -138,15 +138,6 @@ static int64_t window(const prob_t *p, const float *x, int64_t xb, const int64_t
     return is_max ? 0 : divisor(p, lo, hi, inc);
 }
 
-/* y[c] = alpha * v[c] + beta * y[c], y not read when beta == 0. */
-static void store(float *y, const double *v, int64_t n, double alpha, double beta)
-{
-    if (beta == 0.0)
-        for (int64_t j = 0; j < n; j++) y[j] = (float)(alpha * v[j]);
-    else
-        for (int64_t j = 0; j < n; j++) y[j] = (float)(alpha * v[j] + beta * (double)y[j]);
-}
-
 static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const prob_t *p = prob;
@@ -171,7 +162,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 for (int64_t c = 0; c < nc; c++) v[c] = (double)m[c];
             else
                 for (int64_t c = 0; c < nc; c++) v[c] = cnt > 0 ? v[c] / (double)cnt : 0.0;
-            store(yp + c0, v, nc, a->alpha, a->beta);
+            pool_store_f32(yp + c0, v, nc, a->alpha, a->beta);
         }
     }
     return PDNN_STATUS_SUCCESS;
@@ -238,28 +229,11 @@ static pdnnStatus_t bwd_exec(const void *prob, const void *args, const pdnn_ctx 
                     }
                 }
             }
-            store(dxp + c0, acc, nc, a->alpha, a->beta);
+            pool_store_f32(dxp + c0, acc, nc, a->alpha, a->beta);
         }
     }
     return PDNN_STATUS_SUCCESS;
 }
 
-const pdnn_impl pdnn_pool_fwd_cpu_cinner_f32 = {
-    .name = "cpu:pool_cinner_f32",
-    .algo = -1,
-    .min_isa = PDNN_ISA_SCALAR,
-    .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
-    .workspace = NULL,
-    .exec = fwd_exec,
-};
-
-const pdnn_impl pdnn_pool_bwd_cpu_cinner_f32 = {
-    .name = "cpu:pool_cinner_f32",
-    .algo = -1,
-    .min_isa = PDNN_ISA_SCALAR,
-    .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
-    .workspace = NULL,
-    .exec = bwd_exec,
-};
+POOL_CPU_ENTRY(pdnn_pool_fwd_cpu_cinner_f32, "cpu:pool_cinner_f32", supports, fwd_exec);
+POOL_CPU_ENTRY(pdnn_pool_bwd_cpu_cinner_f32, "cpu:pool_cinner_f32", supports, bwd_exec);

@@ -129,22 +129,6 @@ static void sum_step(double *sum, const float *r, int64_t n, int64_t sw)
         for (int64_t j = 0; j < n; j++) sum[j] += (double)r[j * sw];
 }
 
-/* y[j] = alpha * v[j] + beta * y[j], y not read when beta == 0. */
-static void store(float *y, const double *v, int64_t n, double alpha, double beta)
-{
-    if (beta == 0.0)
-        for (int64_t j = 0; j < n; j++) y[j] = (float)(alpha * v[j]);
-    else
-        for (int64_t j = 0; j < n; j++) y[j] = (float)(alpha * v[j] + beta * (double)y[j]);
-}
-
-static inline float blend(double alpha, double v, double beta, const float *y)
-{
-    double r = alpha * v;
-    if (beta != 0.0) r += beta * (double)*y;
-    return (float)r;
-}
-
 /* Selected (max) element of the window rows [hlo, hhi) x cols [wlo, whi) of plane x
  * (row length W), visited in row-major order; *pos gets its plane offset (-1 when the
  * window is empty). */
@@ -221,7 +205,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 double dc = (double)cnt;
                 for (int64_t j = 0; j < n; j++) v[j] = cnt > 0 ? v[j] / dc : 0.0;
             }
-            store(yr + o0, v, n, alpha, beta);
+            pool_store_f32(yr + o0, v, n, alpha, beta);
         }
         /* windows clipped by the padding (and everything when none is interior) */
         for (int64_t ow = 0; ow < OW; ow++) {
@@ -239,7 +223,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 int64_t cnt = include ? hinc * winc : (hhi - hlo) * (whi - wlo);
                 v = cnt > 0 ? s / (double)cnt : 0.0;
             }
-            yr[ow] = blend(alpha, v, beta, &yr[ow]);
+            yr[ow] = pool_blend_f32(alpha, v, beta, &yr[ow]);
         }
     }
     return PDNN_STATUS_SUCCESS;
@@ -367,28 +351,11 @@ static pdnnStatus_t bwd_exec(const void *prob, const void *args, const pdnn_ctx 
                     }
                 }
             }
-            store(dxr + c0, acc, n, alpha, beta);
+            pool_store_f32(dxr + c0, acc, n, alpha, beta);
         }
     }
     return PDNN_STATUS_SUCCESS;
 }
 
-const pdnn_impl pdnn_pool_fwd_cpu_nchw_f32 = {
-    .name = "cpu:pool_nchw_f32",
-    .algo = -1,
-    .min_isa = PDNN_ISA_SCALAR,
-    .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
-    .workspace = NULL,
-    .exec = fwd_exec,
-};
-
-const pdnn_impl pdnn_pool_bwd_cpu_nchw_f32 = {
-    .name = "cpu:pool_nchw_f32",
-    .algo = -1,
-    .min_isa = PDNN_ISA_SCALAR,
-    .props = PDNN_IMPL_DETERMINISTIC,
-    .supports = supports,
-    .workspace = NULL,
-    .exec = bwd_exec,
-};
+POOL_CPU_ENTRY(pdnn_pool_fwd_cpu_nchw_f32, "cpu:pool_nchw_f32", supports, fwd_exec);
+POOL_CPU_ENTRY(pdnn_pool_bwd_cpu_nchw_f32, "cpu:pool_nchw_f32", supports, bwd_exec);
