@@ -1,4 +1,4 @@
-/* Helpers shared by the convolution bench drivers (see bench_util.h). */
+/* Helpers shared by the bench drivers (see bench_util.h). */
 #include "bench_util.h"
 
 #include <math.h>
@@ -24,6 +24,20 @@ void bench_pause_ms(int ms)
 {
     struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
+}
+
+double bench_best_call_s(void (*fn)(void *arg), void *arg, double min_s)
+{
+    double best = INFINITY, t0 = bench_now_s();
+    int calls = 0;
+    do {
+        double s = bench_now_s();
+        fn(arg);
+        double e = bench_now_s() - s;
+        if (e < best) best = e;
+        calls++;
+    } while (calls < 2 || bench_now_s() - t0 < min_s);
+    return best;
 }
 
 double bench_load1(void)

@@ -1,5 +1,5 @@
-/* Small helpers shared by the convolution bench drivers (pdnn-bench and its peers):
- * clocks, machine description, data fills and comparisons. */
+/* Small helpers shared by the bench drivers (pdnn-bench and its peers,
+ * pdnn-gemm-bench): clocks, machine description, data fills and comparisons. */
 #ifndef PDNN_BENCH_UTIL_H
 #define PDNN_BENCH_UTIL_H
 
@@ -14,6 +14,9 @@ double bench_now_s(void);
 void bench_use_cpu_clock(void);
 bool bench_cpu_clock(void);
 void bench_pause_ms(int ms);
+/* Best single-call time of fn(arg), in seconds on the bench clock, over a block of
+ * calls lasting at least min_s (2 calls at least). */
+double bench_best_call_s(void (*fn)(void *arg), void *arg, double min_s);
 /* 1-minute load average, -1 when unknown. */
 double bench_load1(void);
 /* "model name" of /proc/cpuinfo. */

@@ -556,19 +556,18 @@ static void print_row_p(const globals *g, const conv_ctx *c, int thr, const char
     fflush(stdout);
 }
 
-/* best single call over a block of at least min_s seconds (2 calls at least) */
-static double time_block(conv_ctx *c, int algo, void *ws, size_t wsb, double min_s)
+/* One timed call of mode P (bench_best_call_s): run_once with these arguments. */
+typedef struct {
+    conv_ctx *c;
+    int algo;
+    void *ws;
+    size_t wsb;
+} timed_call;
+
+static void timed_run(void *arg)
 {
-    double best = INFINITY, t0 = bench_now_s();
-    int calls = 0;
-    do {
-        double s = bench_now_s();
-        run_once(c, algo, ws, wsb);
-        double e = bench_now_s() - s;
-        if (e < best) best = e;
-        calls++;
-    } while (calls < 2 || bench_now_s() - t0 < min_s);
-    return best;
+    const timed_call *t = arg;
+    run_once(t->c, t->algo, t->ws, t->wsb);
 }
 
 /* workspace of algo, allocated; false (skipped or failed, row printed) when it cannot run */
@@ -640,9 +639,10 @@ static void mode_p(const globals *g, conv_ctx *c, int j, impl_names *names, tall
                 continue;
             }
             double best = INFINITY;
+            timed_call call = {c, algos[a], ws, wsb};
             for (int round = 0; round < g->run.rounds; round++) {
                 bench_pause_ms(20);
-                double x = time_block(c, algos[a], ws, wsb, g->run.min_s);
+                double x = bench_best_call_s(timed_run, &call, g->run.min_s);
                 if (x < best) best = x;
             }
             print_row_p(g, c, thr, aname, impl_of(names, j, algos[a]), best * 1e3,

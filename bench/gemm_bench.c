@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "cpu/cache.h"
 #include "cpu/isa.h"
 #include "gemm/gemm.h"
@@ -33,21 +33,6 @@ typedef struct {
     int64_t m, n, k;
 } shape;
 
-static clockid_t bench_clock = CLOCK_MONOTONIC;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(bench_clock, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void pause_ms(int ms)
-{
-    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
 typedef struct {
     int dbl;
     int64_t m, n, k;
@@ -56,61 +41,24 @@ typedef struct {
     int threads;
 } job;
 
-static void run_pdnn(const job *j)
+/* The timed calls (bench_best_call_s): arg is a job. */
+static void run_pdnn(void *arg)
 {
+    const job *j = arg;
     pdnn_gemm(j->dbl ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT, false, false, j->m, j->n, j->k, 1.0,
               j->a, j->k, j->b, j->n, 0.0, j->c, j->n, j->scratch, j->threads);
 }
 
 #ifdef PDNN_BENCH_PEER
-static void run_peer(const job *j)
+static void run_peer(void *arg)
 {
+    const job *j = arg;
     if (j->dbl)
         peer_dgemm(j->m, j->n, j->k, j->a, j->b, j->c);
     else
         peer_sgemm(j->m, j->n, j->k, j->a, j->b, j->c);
 }
 #endif
-
-/* Best single-call time over a block of calls lasting at least min_s (2 calls at least). */
-static double time_block(void (*fn)(const job *), const job *j, double min_s)
-{
-    double best = INFINITY, t0 = now_s();
-    int calls = 0;
-    do {
-        double s = now_s();
-        fn(j);
-        double e = now_s() - s;
-        if (e < best) best = e;
-        calls++;
-    } while (calls < 2 || now_s() - t0 < min_s);
-    return best;
-}
-
-static void cpu_model(char *buf, size_t n)
-{
-    snprintf(buf, n, "unknown CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "model name", 10)) {
-            char *p = strchr(line, ':');
-            if (p) {
-                p += 2;
-                p[strcspn(p, "\n")] = 0;
-                snprintf(buf, n, "%s", p);
-            }
-            break;
-        }
-    fclose(f);
-}
-
-static double load1(void)
-{
-    double l[1] = {-1};
-    return getloadavg(l, 1) == 1 ? l[0] : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -124,7 +72,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "-P")) {
             no_peer = 1;
         } else if (!strcmp(argv[i], "-c")) {
-            bench_clock = CLOCK_THREAD_CPUTIME_ID;
+            bench_use_cpu_clock();
         } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
             rounds = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "-m") && i + 1 < argc) {
@@ -161,10 +109,9 @@ int main(int argc, char **argv)
     const pdnn_gemm_ukernel *uk = pdnn_gemm_ukernel_select(t);
     const pdnn_cpu_caches *cc = pdnn_cpu_cache_sizes();
     char model[256];
-    cpu_model(model, sizeof model);
-    time_t now = time(NULL);
+    bench_cpu_model(model, sizeof model);
     char date[32];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
+    bench_date(date, sizeof date);
     printf("# pdnn-gemm-bench %s, %s GEMM, row-major NN, alpha 1 beta 0\n", date,
            dbl ? "f64" : "f32");
     printf("# cpu: %s, %ld online, isa %s, caches L1d %zu KiB, L2 %zu KiB, L3 %zu KiB\n", model,
@@ -177,8 +124,8 @@ int main(int argc, char **argv)
     printf("# peer: none (built without OpenBLAS)\n");
 #endif
     printf("# best single call of %d rounds x blocks >= %.2f s (%s); load average at start %.2f\n",
-           rounds, min_s, bench_clock == CLOCK_MONOTONIC ? "wall clock" : "thread CPU clock",
-           load1());
+           rounds, min_s, bench_cpu_clock() ? "thread CPU clock" : "wall clock",
+           bench_load1());
     printf("%6s %6s %6s %3s %11s %11s %7s %9s %5s\n", "M", "N", "K", "thr", "pdnn GF/s",
            "peer GF/s", "ratio", "max diff", "load");
 
@@ -213,13 +160,13 @@ int main(int argc, char **argv)
             for (int r = 0; r < rounds; r++) {
                 /* OpenBLAS's idle threads spin (sched_yield) for about 2^28 cycles after
                  * a call and would steal the cores from pdnn's team: let them sleep */
-                pause_ms(no_peer ? 20 : 500);
-                double x = time_block(run_pdnn, &j, min_s);
+                bench_pause_ms(no_peer ? 20 : 500);
+                double x = bench_best_call_s(run_pdnn, &j, min_s);
                 if (x < tp) tp = x;
 #ifdef PDNN_BENCH_PEER
                 if (!no_peer) {
-                    pause_ms(100);
-                    x = time_block(run_peer, &jq, min_s);
+                    bench_pause_ms(100);
+                    x = bench_best_call_s(run_peer, &jq, min_s);
                     if (x < tq) tq = x;
                 }
 #endif
@@ -239,7 +186,7 @@ int main(int argc, char **argv)
             double gp = flop / tp * 1e-9, gq = flop / tq * 1e-9;
             printf("%6lld %6lld %6lld %3d %11.1f %11.1f %7.3f %9.2g %5.2f\n", (long long)s.m,
                    (long long)s.n, (long long)s.k, maxt, gp, isfinite(tq) ? gq : NAN,
-                   isfinite(tq) ? gp / gq : NAN, diff, load1());
+                   isfinite(tq) ? gp / gq : NAN, diff, bench_load1());
             fflush(stdout);
             free(scratch);
         }

@@ -279,20 +279,13 @@ static int count_reorders(const peer *p)
     return n;
 }
 
-static bool run_all_reorders(peer *p) { return run_reorders(p, true) && run_reorders(p, false); }
+/* The timed calls of mode P (bench_best_call_s; arg is the peer): the convolution, and
+ * the reorders in and out. */
+static void timed_conv(void *arg) { run_conv(arg); }
 
-static double time_block(peer *p, bool (*fn)(peer *), double min_s)
+static void timed_reorders(void *arg)
 {
-    double best = INFINITY, t0 = bench_now_s();
-    int calls = 0;
-    do {
-        double s = bench_now_s();
-        fn(p);
-        double e = bench_now_s() - s;
-        if (e < best) best = e;
-        calls++;
-    } while (calls < 2 || bench_now_s() - t0 < min_s);
-    return best;
+    if (run_reorders(arg, true)) run_reorders(arg, false);
 }
 
 typedef struct {
@@ -337,11 +330,11 @@ static void mode_p(const bench_run_opts *o, peer *p, int thr, tally *t)
     bool any_reorder = count_reorders(p) > 0;
     for (int r = 0; r < o->rounds; r++) {
         bench_pause_ms(20);
-        double x = time_block(p, run_conv, o->min_s);
+        double x = bench_best_call_s(timed_conv, p, o->min_s);
         if (x < best) best = x;
         if (any_reorder) {
             bench_pause_ms(20);
-            x = time_block(p, run_all_reorders, o->min_s / 2);
+            x = bench_best_call_s(timed_reorders, p, o->min_s / 2);
             if (x < rbest) rbest = x;
         }
     }
