@@ -329,7 +329,7 @@ PDNN_API pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
  *   for the fused call; the Ex Find functions too): BAD_PARAM.
  * - Algorithms implemented: forward IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, DIRECT and
  *   GEMM, backward data ALGO_0 (direct) and ALGO_1 (GEMM), backward filter ALGO_0
- *   (direct) and ALGO_1 (GEMM); Winograd (3x3, stride 1, 2-d; not exact): forward
+ *   (direct) and ALGO_1 (GEMM); Winograd (3x3 and 5x5, stride 1, 2-d; not exact): forward
  *   WINOGRAD and WINOGRAD_NONFUSED, backward data WINOGRAD and WINOGRAD_NONFUSED,
  *   backward filter WINOGRAD_NONFUSED. Any other valid
  *   enum value returns PDNN_STATUS_NOT_SUPPORTED; a value outside the enum BAD_PARAM.
@@ -366,12 +366,13 @@ typedef enum {
     PDNN_CONVOLUTION_FWD_ALGO_DIRECT = 3,
     PDNN_CONVOLUTION_FWD_ALGO_FFT = 4,
     PDNN_CONVOLUTION_FWD_ALGO_FFT_TILING = 5,
-    /** Winograd F(4x4, 3x3) (Lavin & Gray 2016): 3x3 filters, stride 1, dilation 1,
-     *  2-d, any padding, groups, both modes, any layout, FLOAT and DOUBLE (accumulating
-     *  in the data type); other problems NOT_SUPPORTED. Not exact: relative error within
-     *  2e-5 (FLOAT) / 5e-14 (DOUBLE) on uniform(-1, 1) data. Tiles go in blocks that stay
-     *  in the L2 cache. Workspace: the transformed filter (36 K C/groups elements) and
-     *  one block. */
+    /** Winograd F(4x4, 3x3) for 3x3 filters and F(4x4, 5x5) for 5x5 filters (Lavin &
+     *  Gray 2016): stride 1, dilation 1, 2-d, any padding, groups, both modes, any
+     *  layout, FLOAT and DOUBLE (accumulating in the data type); other problems
+     *  NOT_SUPPORTED. Not exact: relative error within 2e-5 (3x3) / 4e-5 (5x5) for FLOAT,
+     *  5e-14 / 1e-13 for DOUBLE, on uniform(-1, 1) data. Tiles go in blocks that stay in
+     *  the L2 cache. Workspace: the transformed filter (36 (3x3) or 64 (5x5) K C/groups
+     *  elements) and one block. (cuDNN serves 5x5 through WINOGRAD_NONFUSED only.) */
     PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD = 6,
     /** As WINOGRAD, in blocks of ~16 MiB of transformed data. */
     PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED = 7,
@@ -386,9 +387,10 @@ typedef enum {
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT = 2,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_3 = 3,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD = 4,
-    /** Winograd F(4x4, 3x3): problems and error bound as forward WINOGRAD; the sum over
-     *  images and tiles in a fixed order. Workspace: the transformed gradient (36 K
-     *  C/groups elements) and ~8 MiB of transformed x and dy. */
+    /** Winograd F(4x4, 3x3) / F(4x4, 5x5): problems and error bounds as forward
+     *  WINOGRAD; the sum over images and tiles in a fixed order. Workspace: the
+     *  transformed gradient (36 or 64 K C/groups elements) and ~8 MiB of transformed x
+     *  and dy. */
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED = 5,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING = 6,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT = 7
@@ -401,8 +403,8 @@ typedef enum {
     PDNN_CONVOLUTION_BWD_DATA_ALGO_1 = 1,
     PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT = 2,
     PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING = 3,
-    /** Winograd F(4x4, 3x3) on dy with the filter rotated by 180 degrees: problems,
-     *  error bound and workspace as forward WINOGRAD (cache-sized blocks). */
+    /** Winograd F(4x4, 3x3) / F(4x4, 5x5) on dy with the filter rotated by 180 degrees:
+     *  problems, error bounds and workspace as forward WINOGRAD (cache-sized blocks). */
     PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD = 4,
     /** As WINOGRAD, in blocks of ~16 MiB of transformed data. */
     PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED = 5,
