@@ -8,7 +8,7 @@
  * images, padding wider than the kernel (backward data's padding 4 - pad < 0), more
  * channels than one lane block and one GEMM panel, more tiles than one fused block,
  * depthwise, backward filter sums over several chunks, zero output channels, the main
- * job's layer (32 -> 64 channels, 14x14, padding 2) on a few images. The harness
+ * job's layer (32 -> 64 channels, 14x14, padding 2) on one image. The harness
  * poisons outputs with NaN when beta == 0, keeps output gaps, reads no input gap and
  * checks 1 vs 2 threads bitwise. A case worked by hand; refusals (3x3, stride 2,
  * dilation, 5x3, 1-d / 3-d, mixed accumulation, HALF) give a reason; the last part goes
@@ -121,18 +121,20 @@ static void test_edges(pdnnDataType_t t)
     check_all(&s);
     /* 75 tiles: more than one panel, more than one fused block (main() shrinks the L2
      * size the blocks are cut for), 2 threads */
-    s = tu_conv_shape2d(t, 3, 2, 12, 16, 18, 19, 5, 5, 1, 2, 1);
+    s = tu_conv_shape2d(t, 3, 2, 6, 8, 18, 19, 5, 5, 1, 2, 1);
     s.ykind = TU_LAYOUT_GAPPED;
     check_all(&s);
     /* depthwise, multiplier 2 */
     s = tu_conv_shape2d(t, 2, 5, 1, 2, 9, 7, 5, 5, 1, 0, 1);
     s.xkind = TU_LAYOUT_GAPPED;
     check_all(&s);
-    /* the main job's conv2 on 3 images (48 tiles) */
-    s = tu_conv_shape2d(t, 3, 1, 32, 64, 14, 14, 5, 5, 1, 2, 1);
-    check_all(&s);
+    /* the main job's conv2 on one image (FLOAT) */
+    if (t == PDNN_DATA_FLOAT) {
+        s = tu_conv_shape2d(t, 1, 1, 32, 64, 14, 14, 5, 5, 1, 2, 1);
+        check_all(&s);
+    }
     /* backward filter: 5 x 64 tiles, several chunks of tiles, 2 threads */
-    s = tu_conv_shape2d(t, 5, 1, 8, 16, 32, 30, 5, 5, 1, 2, 1);
+    s = tu_conv_shape2d(t, 5, 1, 4, 8, 32, 30, 5, 5, 1, 2, 1);
     check_entry(&entries[4], &s, 1.0, 0.0);
     check_entry(&entries[4], &s, -1.0, 0.5);
     /* zero output channels: fwd and bwd filter write nothing, bwd data dx = beta * dx */
