@@ -252,6 +252,13 @@ typedef union {
     float f[4 * PDNN_GEMM_NR_MAX + PDNN_WINO_ALPHA_MAX - 4];
 } wino_row;
 
+/* alpha rows of a run, for the rows cut by the padding. */
+#define WINO_ROW_LEN (4 * PDNN_GEMM_NR_MAX + PDNN_WINO_ALPHA_MAX - 4)
+typedef union {
+    double d[PDNN_WINO_ALPHA_MAX * WINO_ROW_LEN];
+    float f[PDNN_WINO_ALPHA_MAX * WINO_ROW_LEN];
+} wino_rows;
+
 /* Zeros read in place of the input rows outside x. */
 static const wino_row zero_row;
 
@@ -266,7 +273,7 @@ static const wino_row zero_row;
 PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, int64_t tile0,
                            int nr, char *D, size_t es)
 {
-    wino_row rb;
+    wino_rows rb;
     int64_t rb_w0 = 0, rb_wn = -1; /* the columns rb's zeros were written for */
     const int64_t nl = g->ntiles - tile0 < nr ? g->ntiles - tile0 : nr;
     const int a = g->alpha;
@@ -279,47 +286,55 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
         int64_t pa = w0 > 0 ? w0 : 0, pb = w0 + wn < g->iw ? w0 + wn : g->iw;
         if (pb < pa) pb = pa; /* x columns [pa, pb) inside the run's */
         if (!inplace && (w0 != rb_w0 || wn != rb_wn)) {
-            for (int64_t c = 0; c < pa - w0; c++) pdnn_wino_zero_el((char *)&rb, c, es);
-            for (int64_t c = pb - w0; c < wn; c++) pdnn_wino_zero_el((char *)&rb, c, es);
+            for (int i = 0; i < a; i++) {
+                char *row = (char *)&rb + i * WINO_ROW_LEN * (int64_t)es;
+                for (int64_t c = 0; c < pa - w0; c++) pdnn_wino_zero_el(row, c, es);
+                for (int64_t c = pb - w0; c < wn; c++) pdnn_wino_zero_el(row, c, es);
+            }
             rb_w0 = w0;
             rb_wn = wn;
         }
+        const char *src[PDNN_WINO_ALPHA_MAX];
+        /* first every row of the run (copies into rb when cut by the padding), then the
+         * deals: a row is not reloaded right after its copy (store-forwarding stalls) */
         for (int i = 0; i < a; i++) {
             const int64_t h = h0 + i;
             const bool hin = h >= 0 && h < g->ih;
             const char *xr = hin ? x + (coff + h * g->xs[2]) * (int64_t)es : x;
             if (hin && pb > pa && cc + 1 < g->g * g->cg && g->xs[3] == 1) /* next unit's */
                 prefetch_row(xr + (g->xs[1] + pa) * (int64_t)es, (pb - pa) * (int64_t)es, 0);
-            const char *src;
             if (!hin)
-                src = (const char *)&zero_row;
+                src[i] = (const char *)&zero_row;
             else if (inplace)
-                src = xr + w0 * (int64_t)es;
+                src[i] = xr + w0 * (int64_t)es;
             else {
-                char *d = (char *)&rb + (pa - w0) * (int64_t)es;
+                char *row = (char *)&rb + i * WINO_ROW_LEN * (int64_t)es;
+                char *d = row + (pa - w0) * (int64_t)es;
                 if (g->xs[3] == 1)
                     memcpy(d, xr + pa * (int64_t)es, (size_t)(pb - pa) * es);
                 else
                     for (int64_t c = 0; c < pb - pa; c++)
                         pdnn_wino_copy_el(d, c, xr, (pa + c) * g->xs[3], es);
-                src = (const char *)&rb;
+                src[i] = row;
             }
+        }
+        for (int i = 0; i < a; i++) {
             if (es == sizeof(float)) {
                 float *d = (float *)D + a * i * nr + l;
                 if (a == 8)
-                    deint8_f32(r.len, (const float *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
+                    deint8_f32(r.len, (const float *)src[i], d, d + nr, d + 2 * nr, d + 3 * nr,
                                d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
                 else
-                    deint_f32(r.len, (const float *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
+                    deint_f32(r.len, (const float *)src[i], d, d + nr, d + 2 * nr, d + 3 * nr,
                               d + 4 * nr, d + 5 * nr);
             } else {
                 double *d = (double *)D + a * i * nr + l;
                 if (a == 8)
-                    deint8_f64(r.len, (const double *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
-                               d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
+                    deint8_f64(r.len, (const double *)src[i], d, d + nr, d + 2 * nr,
+                               d + 3 * nr, d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
                 else
-                    deint_f64(r.len, (const double *)src, d, d + nr, d + 2 * nr, d + 3 * nr,
-                              d + 4 * nr, d + 5 * nr);
+                    deint_f64(r.len, (const double *)src[i], d, d + nr, d + 2 * nr,
+                              d + 3 * nr, d + 4 * nr, d + 5 * nr);
             }
         }
         l += r.len;
