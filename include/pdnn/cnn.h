@@ -596,7 +596,7 @@ PDNN_API pdnnStatus_t pdnnConvolutionForward(pdnnHandle_t handle, const void *al
 /** y = act(alpha1 * conv(x, w) + alpha2 * z + bias). bias is 1 x K x 1 x 1 (y's rank,
  *  y's type); z has y's dims and type and is either y itself (same pointer and
  *  strides) or memory apart from y (BAD_PARAM otherwise); with alpha2 == 0, z is not
- *  read. activationDesc mode RELU or IDENTITY as in cuDNN, and in pdnn any mode of
+ *  read and may be NULL (zDesc is still validated). activationDesc mode RELU or IDENTITY as in cuDNN, and in pdnn any mode of
  *  pdnnActivationForward. The convolution result is stored in y's type before the bias
  *  and activation are applied. Statuses as ConvolutionForward, plus
  *  SHAPE_MISMATCH for z or bias dims and BAD_PARAM for an unset activation. */

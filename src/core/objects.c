@@ -1,4 +1,5 @@
 /* Live-object registry: an open-addressing hash set of (pointer, kind) under a mutex. */
+#include <string.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,6 +122,12 @@ static int kind_of(const void *p)
     return k;
 }
 
+/* "a" or "an" before a kind name. */
+static const char *article(const char *noun)
+{
+    return noun && noun[0] && strchr("aeiouAEIOU", noun[0]) ? "an" : "a";
+}
+
 bool pdnn_obj_is(pdnn_obj_kind kind, const void *p)
 {
     return p != NULL && kind_of(p) == (int)kind;
@@ -142,6 +149,8 @@ pdnnStatus_t pdnn_obj_check(pdnn_obj_kind kind, const void *p, const char *func,
                           argname, pdnn_obj_kind_name(kind));
     return pdnn_error(kind == PDNN_OBJ_HANDLE ? PDNN_STATUS_NOT_INITIALIZED
                                               : PDNN_STATUS_BAD_PARAM,
-                      func, "%s is a %s, expected a %s", argname,
-                      pdnn_obj_kind_name((pdnn_obj_kind)k), pdnn_obj_kind_name(kind));
+                      func, "%s is %s %s, expected %s %s", argname,
+                      article(pdnn_obj_kind_name((pdnn_obj_kind)k)),
+                      pdnn_obj_kind_name((pdnn_obj_kind)k), article(pdnn_obj_kind_name(kind)),
+                      pdnn_obj_kind_name(kind));
 }

@@ -10,6 +10,7 @@
 #include "core/conv_desc.h"
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/par.h"
 #include "core/log.h"
 #include "ops/conv/conv_impls.h"
 #include "ops/conv/conv_internal.h"
@@ -59,10 +60,13 @@ const pdnn_impl *pdnn_conv_find_impl(pdnn_conv_dir dir, int algo, const pdnn_con
 static const char *const fwd_algo_names[] = {
     "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT",
     "FFT", "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
-static const char *const bwd_data_algo_names[] = {"ALGO_0", "ALGO_1", "FFT", "FFT_TILING",
-                                                  "WINOGRAD", "WINOGRAD_NONFUSED"};
+/* the backward names follow "PDNN_CONVOLUTION_BWD_DATA_" / "..._BWD_FILTER_" */
+static const char *const bwd_data_algo_names[] = {"ALGO_0", "ALGO_1", "ALGO_FFT",
+                                                  "ALGO_FFT_TILING", "ALGO_WINOGRAD",
+                                                  "ALGO_WINOGRAD_NONFUSED"};
 static const char *const bwd_filter_algo_names[] = {
-    "ALGO_0", "ALGO_1", "FFT", "ALGO_3", "WINOGRAD", "WINOGRAD_NONFUSED", "FFT_TILING"};
+    "ALGO_0", "ALGO_1", "ALGO_FFT", "ALGO_3", "ALGO_WINOGRAD", "ALGO_WINOGRAD_NONFUSED",
+    "ALGO_FFT_TILING"};
 
 static const char *algo_name(pdnn_conv_dir dir, int algo)
 {
@@ -78,8 +82,8 @@ static const char *algo_name(pdnn_conv_dir dir, int algo)
 static const char *algo_prefix(pdnn_conv_dir dir)
 {
     return dir == PDNN_CONV_FWD        ? "PDNN_CONVOLUTION_FWD_ALGO_"
-           : dir == PDNN_CONV_BWD_DATA ? "PDNN_CONVOLUTION_BWD_DATA_ALGO_"
-                                       : "PDNN_CONVOLUTION_BWD_FILTER_ALGO_";
+           : dir == PDNN_CONV_BWD_DATA ? "PDNN_CONVOLUTION_BWD_DATA_"
+                                       : "PDNN_CONVOLUTION_BWD_FILTER_";
 }
 
 /* BAD_PARAM for a value outside the enum; NOT_SUPPORTED for an algorithm pdnn does not
@@ -230,6 +234,11 @@ pdnnStatus_t pdnn_conv_problem_from(const char *func, pdnn_conv_dir dir, const t
 
 /* ------------------------------------------------------------------ running */
 
+size_t pdnn_conv_workspace(const pdnn_impl *impl, const pdnn_conv_problem *p)
+{
+    return p->n == 0 ? 0 : pdnn_impl_workspace(impl, p);
+}
+
 pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
                             const pdnn_conv_args *a, int nthreads, void *ws, size_t ws_bytes)
 {
@@ -241,7 +250,11 @@ pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
         }
         return PDNN_STATUS_SUCCESS;
     }
-    pdnn_ctx ctx = {nthreads, ws, ws_bytes};
+    /* below ~1 MFLOP a parallel region costs more than a second thread saves (every
+     * implementation gives the same bits for any thread count) */
+    double mac = (double)p->n * (double)p->k * (double)(p->c / p->g);
+    for (int i = 0; i < p->nsp; i++) mac *= (double)p->out[i] * (double)p->kern[i];
+    pdnn_ctx ctx = {pdnn_par_threads(nthreads, 2, mac, 5e5), ws, ws_bytes};
     return impl->exec(p, a, &ctx);
 }
 
@@ -249,7 +262,7 @@ static void log_conv(const char *func, const tensor_t *x, const filter_t *w, con
                      const pdnn_conv_problem *p, const pdnn_impl *impl, double t0)
 {
     if (!pdnn_log_on()) return;
-    size_t ws_bytes = impl ? pdnn_impl_workspace(impl, p) : 0;
+    size_t ws_bytes = impl ? pdnn_conv_workspace(impl, p) : 0;
     char sx[160], sw[160], sy[160], key[256];
     tensor_t wt;
     pdnn_filter_as_tensor(w, &wt);
@@ -348,7 +361,9 @@ static pdnnStatus_t launch(pdnnHandle_t handle, const conv_call *c, const pdnn_c
                            double t0)
 {
     const pdnn_impl *impl = NULL;
-    PDNN_TRY(pdnn_dispatch(pdnn_conv_impl_list(c->dir), algo, p, ws_bytes, c->func, &impl));
+    /* an empty batch runs nothing and needs no workspace (pdnn_conv_exec) */
+    PDNN_TRY(pdnn_dispatch(pdnn_conv_impl_list(c->dir), algo, p, p->n == 0 ? SIZE_MAX : ws_bytes,
+                           c->func, &impl));
     pdnn_conv_args a = {.alpha = alpha, .beta = beta};
     switch (c->dir) {
     case PDNN_CONV_FWD: a.src = c->xp, a.wei = c->wp, a.dst = (void *)c->yp; break;
@@ -437,17 +452,19 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
     PDNN_TRY(pdnn_check_same_dtype(biasDesc, "biasDesc", yDesc, "yDesc", func));
     PDNN_TRY(check_bias_shape(biasDesc, "biasDesc", yDesc, "yDesc", func));
     PDNN_TRY(pdnn_check_activation(activationDesc, func, "activationDesc"));
-    PDNN_TRY(pdnn_check_data(zDesc, z, func, "z"));
+    const double a1 = pdnn_scalar(alpha1, p.dtype), a2 = pdnn_scalar(alpha2, p.dtype);
+    if (a2 != 0.0) { /* z is read only when alpha2 != 0 (it may be NULL otherwise) */
+        PDNN_TRY(pdnn_check_data(zDesc, z, func, "z"));
+        PDNN_TRY(pdnn_check_alias(zDesc, z, "z", yDesc, y, "y", func));
+        PDNN_TRY(pdnn_check_bytes_disjoint(workSpace, workSpaceSizeInBytes, "workSpace", zDesc,
+                                           z, "z", func));
+    }
     PDNN_TRY(pdnn_check_data(biasDesc, bias, func, "bias"));
-    PDNN_TRY(pdnn_check_alias(zDesc, z, "z", yDesc, y, "y", func));
     PDNN_TRY(pdnn_check_disjoint(biasDesc, bias, "bias", yDesc, y, "y", func));
-    PDNN_TRY(pdnn_check_bytes_disjoint(workSpace, workSpaceSizeInBytes, "workSpace", zDesc, z,
-                                       "z", func));
     PDNN_TRY(pdnn_check_bytes_disjoint(workSpace, workSpaceSizeInBytes, "workSpace", biasDesc,
                                        bias, "bias", func));
 
-    const double a1 = pdnn_scalar(alpha1, p.dtype), a2 = pdnn_scalar(alpha2, p.dtype);
-    const bool z_is_y = z == y;
+    const bool z_is_y = z == y && a2 != 0.0;
     /* y = alpha1 * conv + (z is y ? alpha2 * y : 0), then the epilogue */
     PDNN_TRY(launch(handle, &c, &p, a1, z_is_y ? a2 : 0.0, (int)algo, workSpace,
                     workSpaceSizeInBytes, t0));
@@ -511,7 +528,7 @@ static pdnnStatus_t ws_query(pdnnHandle_t handle, const conv_call *c, int algo, 
     PDNN_TRY(check_algo(c->dir, algo, func));
     const pdnn_impl *impl = NULL;
     PDNN_TRY(pdnn_dispatch(pdnn_conv_impl_list(c->dir), algo, &p, SIZE_MAX, func, &impl));
-    *size = pdnn_impl_workspace(impl, &p);
+    *size = pdnn_conv_workspace(impl, &p);
     return PDNN_STATUS_SUCCESS;
 }
 

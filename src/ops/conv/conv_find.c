@@ -138,7 +138,7 @@ static int rank(const pdnn_conv_problem *p, int nthreads, perf_t *r)
         if (pdnn_conv_find_impl(p->dir, a, p, &why) != *e) continue;
         done[a] = true;
         chosen[n] = *e;
-        r[n++] = (perf_t){a, PDNN_STATUS_SUCCESS, -1.0f, pdnn_impl_workspace(*e, p),
+        r[n++] = (perf_t){a, PDNN_STATUS_SUCCESS, -1.0f, pdnn_conv_workspace(*e, p),
                           ((*e)->props & PDNN_IMPL_DETERMINISTIC) ? PDNN_DETERMINISTIC
                                                                   : PDNN_NON_DETERMINISTIC};
     }
@@ -268,7 +268,7 @@ static pdnnStatus_t find_all(pdnnHandle_t handle, const query *q, const pdnn_con
             r[n++] = unsupported(algo, PDNN_STATUS_NOT_SUPPORTED, 0);
             continue;
         }
-        size_t need = pdnn_impl_workspace(impl, p);
+        size_t need = pdnn_conv_workspace(impl, p);
         pdnnDeterminism_t det =
             (impl->props & PDNN_IMPL_DETERMINISTIC) ? PDNN_DETERMINISTIC : PDNN_NON_DETERMINISTIC;
         if (ex && need > ws_bytes) {

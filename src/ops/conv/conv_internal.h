@@ -46,6 +46,8 @@ pdnnStatus_t pdnn_conv_check_workspace(const char *func, const void *ws, size_t 
                                        const struct pdnnTensorStruct *y, const void *yp,
                                        const char *yp_name);
 
+/* Workspace bytes impl needs for p: 0 for an empty batch (nothing runs). */
+size_t pdnn_conv_workspace(const pdnn_impl *impl, const pdnn_conv_problem *p);
 /* Runs impl on p with the handle's threads, after the caller validated everything;
  * a zero-sized problem (n == 0) runs nothing except BWD_FILTER's dw = beta * dw. */
 pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
