@@ -25,6 +25,9 @@
 #include "fm_model.h"
 #include "fm_safetensors.h"
 
+/* Most epochs a run may have (options and resumed checkpoints). */
+#define FM_MAX_EPOCHS 100000
+
 #define PROG "fashion_mnist"
 #define EVAL_BATCH 256
 #define CKPT_FORMAT "pdnn-fashion-mnist-checkpoint-1"
@@ -168,7 +171,7 @@ static int finish_options(const char *const *val, options *o)
     memset(o, 0, sizeof *o);
     int rc = 0;
 #define V(id, def) (val[id] ? val[id] : (def))
-    rc = rc ? rc : parse_int("epochs", V(O_EPOCHS, "3"), 1, 100000, &o->epochs);
+    rc = rc ? rc : parse_int("epochs", V(O_EPOCHS, "3"), 1, FM_MAX_EPOCHS, &o->epochs);
     rc = rc ? rc : parse_int("batch-size", V(O_BATCH, "64"), 1, 4096, &o->batch);
     rc = rc ? rc : parse_name("optimizer", V(O_OPTIMIZER, "adam"), optimizer_names, NOPT, &o->optimizer);
     if (rc) return rc;
@@ -475,11 +478,21 @@ int main(int argc, char **argv)
         const char *fmt = fm_st_meta(&ck, "pdnn.format"), *ep = fm_st_meta(&ck, "epoch"),
                    *st = fm_st_meta(&ck, "step"), *copt = fm_st_meta(&ck, "optimizer");
         char *e1 = NULL, *e2 = NULL;
+        errno = 0;
         long epv = ep ? strtol(ep, &e1, 10) : -1;
         long long stv = st ? strtoll(st, &e2, 10) : -1;
+        const bool range = errno == 0;
         if (!fmt || strcmp(fmt, CKPT_FORMAT) || epv < 0 || *e1 || stv < 0 || *e2 || !copt) {
             fprintf(stderr, PROG ": cannot resume: %s is not a checkpoint of this program "
                             "(format, epoch, step or optimizer metadata missing)\n", val[O_RESUME]);
+            goto fail;
+        }
+        /* the header is not covered by the checksum: bound what it says (an epoch count
+         * the option parser would accept, a step count far above any real run's) */
+        if (!range || epv > FM_MAX_EPOCHS || stv > (long long)1 << 48) {
+            fprintf(stderr, PROG ": cannot resume: %s records epoch %s and step %s, out of "
+                            "range (epoch <= %d, step <= 2^48): not a checkpoint of this program\n",
+                    val[O_RESUME], ep, st, FM_MAX_EPOCHS);
             goto fail;
         }
         start_epoch = (int)epv;

@@ -108,6 +108,18 @@ static void test_bad_inputs(void)
     kv[1] = FM_ARCH;
     TU_CHECK(fm_st_save(p, t, n, kv, 5, err, sizeof err) == 0, "save: %s", err);
     expect(args, 1, "tensor 'conv2.weight' has shape [48, 32, 5, 5], this network needs [64, 32, 5, 5]", 0);
+    /* epoch and step past anything a run records (the header is not checksummed): an
+     * int-overflowing epoch, a step at the 64-bit limit */
+    const char *bad[][2] = {{"2147483648", "10"}, {"4294967297", "10"}, {"1", "99999999999999999999"},
+                            {"1", "9223372036854775807"}};
+    for (int i = 0; i < 4; i++) {
+        kv[5] = bad[i][0];
+        kv[7] = bad[i][1];
+        TU_CHECK(fm_st_save(p, t, n, kv, 5, err, sizeof err) == 0, "save: %s", err);
+        expect(args, 1, "out of range", 0);
+    }
+    kv[5] = "1";
+    kv[7] = "10";
     free(w);
     fm_net_destroy(&net);
     TU_OK(pdnnDestroy(h));
