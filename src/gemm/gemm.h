@@ -97,6 +97,8 @@ void pdnn_gemm_pack_b(const pdnn_gemm_ukernel *uk, int64_t k, int64_t n, const v
  * A: panel p (rows p*mr..) at ap + p * a_ps elements, element (i, kk) at
  * [kk * mr + i % mr]; B: panel q at bp + q * b_ps, element (kk, j) at [kk * nr + j % nr]
  * (a_ps >= k * mr, b_ps >= k * nr; the pdnn_gemm_pack_* layouts have a_ps = k * mr).
+ * a_ps < 0: A is not packed but a plain row-major matrix, element (i, kk) at
+ * ap[i * -a_ps + kk] (only its m rows are read).
  * C element (i, j) is at c[i * rs_c + j * cs_c], or at c[i * rs_c + coff[j]] when coff is
  * not NULL (any column placement). K is cut into PDNN_GEMM_KC blocks; the first block
  * blends with beta (C unread when beta == 0), later blocks add to C. */

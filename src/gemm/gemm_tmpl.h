@@ -68,23 +68,25 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
             const GT *b = bp + (j0 / nr) * b_ps + pc * nr;
             for (int64_t i0 = 0; i0 < m; i0 += mr) {
                 const size_t mm = (size_t)(m - i0 < mr ? m - i0 : mr);
-                const GT *a = ap + (i0 / mr) * a_ps + pc * mr;
+                /* packed panels (a_ps >= 0), or a plain matrix with rows -a_ps apart */
+                const GT *a = a_ps >= 0 ? ap + (i0 / mr) * a_ps + pc * mr : ap - i0 * a_ps + pc;
+                const ptrdiff_t rs_a = a_ps >= 0 ? 1 : (ptrdiff_t)-a_ps;
+                const ptrdiff_t cs_a = a_ps >= 0 ? mr : 1;
                 if (!coff) {
-                    uk->GFN(mm, nn, (size_t)kc, a, 1, mr, b, c + i0 * rs_c + j0 * cs_c,
+                    uk->GFN(mm, nn, (size_t)kc, a, rs_a, cs_a, b, c + i0 * rs_c + j0 * cs_c,
                             (ptrdiff_t)rs_c, (ptrdiff_t)cs_c, alpha, b_eff);
                     continue;
                 }
                 if (coff[j0 + (int64_t)nn - 1] - coff[j0] == (int64_t)nn - 1 && coff_run) {
                     /* the tile's columns are consecutive: stored directly */
-                    uk->GFN(mm, nn, (size_t)kc, a, 1, mr, b, c + i0 * rs_c + coff[j0],
+                    uk->GFN(mm, nn, (size_t)kc, a, rs_a, cs_a, b, c + i0 * rs_c + coff[j0],
                             (ptrdiff_t)rs_c, 1, alpha, b_eff);
                     continue;
                 }
                 /* any column placement: through a tile, same arithmetic as above; the
                  * columns are stored by runs of consecutive offsets */
                 GT tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX];
-                uk->GFN((size_t)mr, (size_t)nr, (size_t)kc, a, 1, mr, b, tile, nr, 1, (GT)1,
-                        (GT)0);
+                uk->GFN(mm, (size_t)nr, (size_t)kc, a, rs_a, cs_a, b, tile, nr, 1, (GT)1, (GT)0);
                 const int64_t *co = coff + j0;
                 for (size_t i = 0; i < mm; i++) {
                     GT *row = c + (i0 + (int64_t)i) * rs_c;

@@ -121,6 +121,16 @@ static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
     return gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
 }
 
+/* Milliseconds of the per-call filter transform (forward, backward data: xi matrices of
+ * K x C/g elements written, then read by the GEMMs; with few images it dominates):
+ * memory bound, ~10 GB/s per thread. The backward filter transforms its result once. */
+static double wino_filter_ms(const pdnn_conv_problem *p, const sizes *s)
+{
+    const double xi = (s->wino_r + 3.0) * (s->wino_r + 3.0);
+    const double es = p->dtype == PDNN_DATA_DOUBLE ? 8 : 4;
+    return 2.0 * xi * s->g * s->kg * s->cg * es / 10.0e6;
+}
+
 double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nthreads)
 {
     sizes s;
@@ -150,7 +160,8 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
                                : bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD;
         /* + the stages' fixed costs (filter transform, barriers): small problems stay
          * on the exact GEMM */
-        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads;
+        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads +
+                  wino_filter_ms(p, &s) * nthreads;
     } else if (direct && s.one_by_one && p->dir != PDNN_CONV_BWD_FILTER) { /* GEMM without im2col */
         const double rows = bwdd ? s.cg : s.kg;
         compute = s.flops / (peak * 0.85 * fill(rows, 6) * rows / (rows + 8));

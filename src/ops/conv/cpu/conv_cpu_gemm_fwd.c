@@ -16,9 +16,10 @@
  * problem is the forward form of dx = conv(dy, W rotated, K and C swapped), and the
  * filter is read transposed from the original problem's layout.
  *
- * Workspace: the tap table, the packed filter (~ K * T elements), one chunk of padded
- * images (<= ~512 KiB unless one image is larger) and one chunk of packed columns
- * (<= ~4 MiB unless a single panel is larger). */
+ * Workspace: the tap table, the packed filter (~ K * T elements; none for few columns,
+ * where the filter is read in place), one chunk of padded images (<= ~512 KiB unless
+ * one image is larger) and one chunk of packed columns (<= ~4 MiB unless a single panel
+ * is larger). */
 #include <string.h>
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
@@ -51,6 +52,14 @@ static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pad
     return nb < g->n ? nb : (g->n > 0 ? g->n : 1);
 }
 
+/* Whether the filter is packed into A panels: always when read transposed (backward
+ * data), else unless the columns are few in all (small batches of small images), where
+ * packing would cost as much as the product and the micro-kernels read it in place. */
+static bool pack_filter(const pdnn_conv_gemm_geom *g, bool wt)
+{
+    return wt || g->ncols > 2 * (int64_t)g->uk->nr;
+}
+
 static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_arena *a,
                        fwd_bufs *b)
 {
@@ -59,8 +68,9 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
     b->poff = pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t));
     b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t)) : NULL;
-    b->wp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps),
-                                g->es);
+    b->wp = pdnn_conv_gemm_take(
+        a, pack_filter(g, wt) ? pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps) : 0,
+        g->es);
     /* + PAD_SLACK: the block copies of pack_runs read up to 15 elements past a run */
     const int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
     b->pad = pdnn_conv_gemm_take(a, pimg < 0 ? -1 : pimg + PAD_SLACK, g->es);
@@ -178,10 +188,11 @@ static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeo
 }
 
 /* y rows i0 .. i0 + mm - 1 of group grp, columns gcol .. gcol + nn - 1 of the batch:
- * alpha * A * B + beta * y, A the packed filter rows from i0 on, B packed panels. */
-static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, const char *bp, char *y,
-                      int64_t grp, int64_t i0, int64_t mm, int64_t gcol, int64_t nn,
-                      double alpha, double beta)
+ * alpha * A * B + beta * y, A the filter rows from i0 on (packed panels, a_ps = T * mr,
+ * or the filter itself, a_ps = -T), B packed panels. */
+static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, int64_t a_ps,
+                      const char *bp, char *y, int64_t grp, int64_t i0, int64_t mm,
+                      int64_t gcol, int64_t nn, double alpha, double beta)
 {
     const pdnn_gemm_ukernel *uk = g->uk;
     const int64_t T = g->taps;
@@ -189,13 +200,13 @@ static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, const char *
     char *c = y + (grp * g->geo.kg + i0) * g->geo.ys[1] * (int64_t)es;
     if (g->ycol_affine) {
         c += gcol * g->ycs * (int64_t)es;
-        pdnn_gemm_macro(uk, mm, nn, T, ap, T * uk->mr, bp, T * uk->nr, c, g->geo.ys[1], g->ycs,
-                        NULL, alpha, beta);
+        pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], g->ycs, NULL,
+                        alpha, beta);
     } else {
         int64_t coff[PDNN_CONV_GEMM_NC_MAX];
         for (int64_t j = 0; j < nn; j++) coff[j] = pdnn_conv_gemm_ycol_off(g, gcol + j);
-        pdnn_gemm_macro(uk, mm, nn, T, ap, T * uk->mr, bp, T * uk->nr, c, g->geo.ys[1], 0, coff,
-                        alpha, beta);
+        pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], 0, coff, alpha,
+                        beta);
     }
 }
 
@@ -224,6 +235,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     }
     const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
+    const bool packa = pack_filter(&g, wt);
     if (wt) {
         /* tap (k, spatial r) of output channel c reads the original filter at
          * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
@@ -246,13 +258,17 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     if (T > 0) memset(b.pad + nbi * pg.img * (int64_t)es, 0, PAD_SLACK * es); /* slack read */
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, chunk, 1, ctx->nthreads);
     const char *x = arg->src, *w = arg->wei;
+    const int64_t a_ps = packa ? T * mr : -T;
+#define a_at(grp, i0)                                                                      \
+    (packa ? b.wp + ((grp) * apg + (i0) * T) * (int64_t)es                                 \
+           : w + ((grp) * kg + (i0)) * T * (int64_t)es)
     char *y = arg->dst;
     const double alpha = arg->alpha, beta = arg->beta;
     const int nt = ctx->nthreads;
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        if (T > 0) {
+        if (T > 0 && packa) {
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < g.g * mp; i++) {
                 const int64_t grp = i / mp, q = i % mp;
@@ -299,7 +315,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
                         if (T > 0) pack_panel(&g, &pg, b.tab, b.poff, copy, b.pad, grp, col0 + q * nr, n, dst);
-                        fwd_block(&g, b.wp + grp * apg * (int64_t)es, dst, y, grp, 0, kg, gcol0 + q * nr, n,
+                        fwd_block(&g, a_at(grp, 0), a_ps, dst, y, grp, 0, kg, gcol0 + q * nr, n,
                                   alpha, beta);
                     }
                     continue;
@@ -316,13 +332,13 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 for (int64_t task = 0; task < tl.ntasks; task++) {
                     int64_t i0, mm, j0, nn;
                     if (!pdnn_conv_gemm_task(&tl, uk, task, kg, ncol, &i0, &mm, &j0, &nn)) continue;
-                    fwd_block(&g, b.wp + (grp * apg + i0 * T) * (int64_t)es,
-                              b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
+                    fwd_block(&g, a_at(grp, i0), a_ps, b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
                               beta);
                 }
             }
         }
     }
+#undef a_at
     return PDNN_STATUS_SUCCESS;
 }
 
