@@ -57,8 +57,9 @@ def parse_args():
 
 def reexec_passive():
     """OMP_WAIT_POLICY is read when the OpenMP runtime starts (at import torch), so it
-    must be in the environment before the interpreter starts."""
-    if os.environ.get("OMP_WAIT_POLICY", "").lower() != "passive":
+    must be in the environment before the interpreter starts. An explicit setting (e.g.
+    OMP_WAIT_POLICY=active, faster on some quiet machines) is kept."""
+    if "OMP_WAIT_POLICY" not in os.environ:
         env = dict(os.environ, OMP_WAIT_POLICY="passive")
         os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
