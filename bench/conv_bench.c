@@ -879,7 +879,19 @@ int main(int argc, char **argv)
             free(jobs);
             return 2;
         }
-    if (g.run.cpu_clock) bench_use_cpu_clock();
+    if (g.run.cpu_clock) {
+        /* the calling thread's CPU clock times one thread only: a second thread's work
+         * would not be counted */
+        for (int j = 0; j < njobs; j++)
+            for (int t = 0; t < jobs[j].s.nthreads; t++)
+                if (jobs[j].s.threads[t] != 1) {
+                    fprintf(stderr, "pdnn-bench: %s: -c (thread CPU clock) times 1 thread only, "
+                                    "got -t %d\n", jobs[j].origin, jobs[j].s.threads[t]);
+                    free(jobs);
+                    return 2;
+                }
+        bench_use_cpu_clock();
+    }
     if (!njobs) {
         fprintf(stderr, "pdnn-bench: no problem given\n");
         usage(stderr);
