@@ -10,7 +10,7 @@
  * result is bitwise the reference's.
  *
  * Bias gradient: db[k] = alpha * sum + beta * db[k], each run summed in double by
- * eight interleaved partial sums combined in a fixed order, runs added in (n) order:
+ * 16 interleaved partial sums combined in a fixed order, runs added in (n) order:
  * results do not depend on the thread count (threads split k); they may differ from
  * the reference's single running sum in the last bits of the double sum. */
 #include "core/dtype.h"
@@ -70,17 +70,20 @@ bool pdnn_conv_cpu_bias_act(const struct pdnnTensorStruct *yd, void *y,
     return true;
 }
 
-/* Sum of a run in double: eight interleaved partial sums, combined pairwise. */
+/* Sum of a run in double: 16 interleaved partial sums (independent chains the compiler
+ * keeps in vector lanes), combined pairwise in a fixed order. */
 #define RUN_SUM(T, p, n)                                                                  \
     do {                                                                                  \
-        double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                        \
+        double part[16] = {0};                                                            \
         const T *q = (const T *)(p);                                                      \
         int64_t s = 0;                                                                    \
-        for (; s + 8 <= (n); s += 8)                                                      \
-            for (int l = 0; l < 8; l++) part[l] += (double)q[s + l];                       \
+        for (; s + 16 <= (n); s += 16) {                                                  \
+            _Pragma("GCC unroll 16") for (int l = 0; l < 16; l++) part[l] += (double)q[s + l]; \
+        }                                                                                 \
         for (int l = 0; s < (n); s++, l++) part[l] += (double)q[s];                        \
-        acc += ((part[0] + part[4]) + (part[1] + part[5])) +                              \
-               ((part[2] + part[6]) + (part[3] + part[7]));                               \
+        for (int w = 8; w >= 1; w /= 2)                                                   \
+            for (int l = 0; l < w; l++) part[l] += part[l + w];                           \
+        acc += part[0];                                                                   \
     } while (0)
 
 bool pdnn_conv_cpu_bwd_bias(const struct pdnnTensorStruct *dyd, const void *dy,
