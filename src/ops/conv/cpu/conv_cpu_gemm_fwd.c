@@ -1,13 +1,16 @@
 /* Forward convolution by im2col + GEMM ("cpu:gemm", PDNN_CONVOLUTION_FWD_ALGO_GEMM).
  *
  * Per group g: Y_g[Kg x N*P] = W_g[Kg x T] * col_g[T x N*P] (conv_cpu_gemm.h). The
- * filter rows of every group are packed once into GEMM A panels. The images are taken
- * in chunks: each chunk is first copied into a zero-padded buffer (every input plane
- * widened by the padding, so no tap ever needs a bounds check), then its columns
- * (n, p) are gathered in chunks of at most ~4 MiB straight into GEMM B panels: within
- * one output row the columns of a tap read the padded plane at a fixed step (the
- * stride), so a panel is a few contiguous runs per tap. Threads split the padding by
- * plane, the packing by panel and the product by output tile; each y element is one
+ * filter rows of every group are packed once into GEMM A panels (or, when the columns
+ * are few in all, read in place). The images are taken in chunks: each chunk is first
+ * copied into a zero-padded buffer (every input plane widened by the padding, so no tap
+ * ever needs a bounds check; an image without padding is copied whole), then its
+ * columns (n, p) are gathered in chunks of at most ~4 MiB straight into GEMM B panels:
+ * within one output row the columns of a tap read the padded plane at a fixed step (the
+ * stride), so a panel is a few contiguous runs per tap (src/cpu/ukernels/pack). With
+ * enough panels for the threads, each thread packs a panel and multiplies it by the
+ * whole filter while it is in its cache; otherwise threads split the packing by panel
+ * and the product by output tile. Threads split the padding by plane; each y element is one
  * sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
  * thread count. y is written once per K block, never read when beta == 0 (later blocks
  * add to the partial sums already stored).
@@ -150,30 +153,24 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
         copy(es, g->taps, poff, pad, nrun, runs, ncol, nr, dst);
         return;
     }
-    for (int64_t t = 0; t < g->taps; t++) {
-        const int64_t off = tab[t].off;
-        if (es == sizeof(float)) {
-            float *d = (float *)dst + t * nr;
-            const float *s = (const float *)pad + off;
-            for (int r = 0; r < nrun; r++) {
-                float *dd = d + runs[r].j0;
-                const float *ss = s + runs[r].base;
-                const int64_t len = runs[r].len;
-                for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
-            }
-            for (int64_t j = ncol; j < nr; j++) d[j] = 0.0f;
-        } else {
-            double *d = (double *)dst + t * nr;
-            const double *s = (const double *)pad + off;
-            for (int r = 0; r < nrun; r++) {
-                double *dd = d + runs[r].j0;
-                const double *ss = s + runs[r].base;
-                const int64_t len = runs[r].len;
-                for (int64_t l = 0; l < len; l++) dd[l] = ss[l * step];
-            }
-            for (int64_t j = ncol; j < nr; j++) d[j] = 0.0;
-        }
+    /* strided runs, element by element */
+#define STRIDED_RUNS(T)                                                                   \
+    for (int64_t t = 0; t < g->taps; t++) {                                              \
+        T *d = (T *)dst + t * nr;                                                        \
+        const T *s = (const T *)pad + tab[t].off;                                        \
+        for (int r = 0; r < nrun; r++) {                                                 \
+            T *dd = d + runs[r].j0;                                                      \
+            const T *ss = s + runs[r].base;                                              \
+            for (int64_t l = 0; l < runs[r].len; l++) dd[l] = ss[l * step];              \
+        }                                                                                \
+        for (int64_t j = ncol; j < nr; j++) d[j] = 0;                                    \
     }
+    if (es == sizeof(float)) {
+        STRIDED_RUNS(float)
+    } else {
+        STRIDED_RUNS(double)
+    }
+#undef STRIDED_RUNS
 }
 
 /* Packs one B panel (either element type). */
