@@ -384,24 +384,23 @@ void tu_conv_finish_shape(tu_conv_shape *s)
     }
 }
 
-void tu_conv_rand_shape(tu_conv_shape *s, pdnnDataType_t t)
+void tu_conv_rand_shape_in(tu_conv_shape *s, pdnnDataType_t t, int nsp, const tu_conv_ranges *r)
 {
     memset(s, 0, sizeof *s);
     s->t = t;
-    s->nsp = tu_int(1, 3);
+    s->nsp = nsp;
     s->n = tu_int(1, 3);
-    s->g = tu_int(1, 3);
-    s->cg = tu_int(1, 4);
-    s->kg = tu_int(1, 5);
-    const int maxin = s->nsp == 3 ? 5 : s->nsp == 2 ? 8 : 14;
-    for (int d = 0; d < s->nsp; d++) {
+    s->g = tu_int(1, r->g);
+    s->cg = r->cg > 1 ? tu_int(1, r->cg) : 1;
+    s->kg = tu_int(1, r->kg);
+    for (int d = 0; d < nsp; d++) {
         do {
-            s->in[d] = tu_int(1, maxin);
-            s->kern[d] = tu_int(1, s->nsp == 3 ? 2 : 3);
+            s->in[d] = tu_int(1, r->in[nsp - 1]);
+            s->kern[d] = tu_int(1, r->kern[nsp - 1]);
             s->dil[d] = tu_int(1, 2);
             s->str[d] = tu_int(1, 3);
-            s->pb[d] = tu_int(0, 2);
-            s->pe[d] = tu_int(0, 2);
+            s->pb[d] = tu_int(0, r->pad);
+            s->pe[d] = tu_int(0, r->pad);
         } while ((s->kern[d] - 1) * s->dil[d] + 1 > s->in[d] + s->pb[d] + s->pe[d]);
     }
     s->flip = tu_int(0, 1);
@@ -409,6 +408,14 @@ void tu_conv_rand_shape(tu_conv_shape *s, pdnnDataType_t t)
     s->xkind = tu_int(0, 2);
     s->ykind = tu_int(0, 2);
     tu_conv_finish_shape(s);
+}
+
+void tu_conv_rand_shape(tu_conv_shape *s, pdnnDataType_t t)
+{
+    static const tu_conv_ranges r = {.g = 3, .cg = 4, .kg = 5, .in = {14, 8, 5}, .kern = {3, 3, 2},
+                                     .pad = 2};
+    const int nsp = tu_int(1, 3);
+    tu_conv_rand_shape_in(s, t, nsp, &r);
 }
 
 tu_conv_shape tu_conv_shape2d(pdnnDataType_t t, int n, int g, int cg, int kg, int h, int w,

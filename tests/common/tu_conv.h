@@ -49,6 +49,17 @@ void tu_conv_finish_shape(tu_conv_shape *s);
 /* A small random shape: 1-3 spatial dims, groups, stride, dilation, asymmetric
  * padding, flip, KRSC, random layouts. */
 void tu_conv_rand_shape(tu_conv_shape *s, pdnnDataType_t t);
+/* Upper bounds of a random shape's sizes (lower bounds 1, padding 0); in and kern are
+ * indexed by nsp - 1. cg == 1: one input channel per group, not drawn. */
+typedef struct {
+    int g, cg, kg;
+    int in[3], kern[3];
+    int pad;
+} tu_conv_ranges;
+/* A random shape with nsp spatial dims within r: batch 1..3, stride 1..3, dilation 1..2,
+ * padding 0..r->pad on each side (the dilated kernel fits the padded image), flip, KRSC,
+ * random layouts. */
+void tu_conv_rand_shape_in(tu_conv_shape *s, pdnnDataType_t t, int nsp, const tu_conv_ranges *r);
 /* A 2-d packed NCHW / KCRS cross-correlation shape. */
 tu_conv_shape tu_conv_shape2d(pdnnDataType_t t, int n, int g, int cg, int kg, int h, int w,
                               int r, int ks, int str, int pad, int dil);

@@ -188,30 +188,10 @@ static void test_1x1_by_hand(void)
 /* A random depthwise problem: C = groups, multiplier 1..3, mostly 2-d. */
 static void rand_dw(tu_conv_shape *s, pdnnDataType_t t)
 {
-    memset(s, 0, sizeof *s);
-    s->t = t;
-    const int r = tu_int(0, 5);
-    s->nsp = r == 0 ? 1 : r == 1 ? 3 : 2;
-    s->n = tu_int(1, 3);
-    s->g = tu_int(1, 6);
-    s->cg = 1;
-    s->kg = tu_int(1, 3);
-    const int maxin = s->nsp == 3 ? 6 : s->nsp == 2 ? 12 : 40;
-    for (int d = 0; d < s->nsp; d++) {
-        do {
-            s->in[d] = tu_int(1, maxin);
-            s->kern[d] = tu_int(1, s->nsp == 1 ? 5 : 3);
-            s->dil[d] = tu_int(1, 2);
-            s->str[d] = tu_int(1, 3);
-            s->pb[d] = tu_int(0, 3);
-            s->pe[d] = tu_int(0, 3);
-        } while ((s->kern[d] - 1) * s->dil[d] + 1 > s->in[d] + s->pb[d] + s->pe[d]);
-    }
-    s->flip = tu_int(0, 1);
-    s->krsc = tu_int(0, 1);
-    s->xkind = tu_int(0, 2);
-    s->ykind = tu_int(0, 2);
-    tu_conv_finish_shape(s);
+    static const tu_conv_ranges r = {.g = 6, .cg = 1, .kg = 3, .in = {40, 12, 6}, .kern = {5, 3, 3},
+                                     .pad = 3};
+    const int k = tu_int(0, 5);
+    tu_conv_rand_shape_in(s, t, k == 0 ? 1 : k == 1 ? 3 : 2, &r);
 }
 
 static tu_conv_shape shape_dw(pdnnDataType_t t, int n, int c, int m, int h, int w, int r,
