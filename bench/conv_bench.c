@@ -879,9 +879,9 @@ int main(int argc, char **argv)
             free(jobs);
             return 2;
         }
-    if (g.run.cpu_clock) {
+    if (g.run.cpu_clock && !g.run.list) {
         /* the calling thread's CPU clock times one thread only: a second thread's work
-         * would not be counted */
+         * would not be counted (--list times nothing) */
         for (int j = 0; j < njobs; j++)
             for (int t = 0; t < jobs[j].s.nthreads; t++)
                 if (jobs[j].s.threads[t] != 1) {
