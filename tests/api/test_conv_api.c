@@ -522,6 +522,10 @@ static void test_bias_activation_misuse(void)
     /* the valid call, z separate and z == y */
     TU_OK(BA(&one, s.y, z, s.db, bias, ad, s.y, s.yb));
     TU_OK(BA(&one, s.y, s.yb, s.db, bias, ad, s.y, s.yb));
+    /* alpha2 == 0: z is not read and may be NULL */
+    const float zero2 = 0.0f;
+    TU_OK(pdnnConvolutionBiasActivationForward(s.h, &one, s.x, s.xb, s.w, s.wb, s.cd, D, NULL, 0,
+                                               &zero2, s.y, NULL, s.db, bias, ad, s.y, s.yb));
 #undef BA
     pdnnDestroyTensorDescriptor(zbad);
     pdnnDestroyTensorDescriptor(bbad);
