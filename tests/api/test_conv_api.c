@@ -783,8 +783,54 @@ static void test_problem_key(void)
     TU_CHECK(strlen(small) == 9 && !strncmp(small, "mb2ic4id4", 9), "truncated key %s", small);
 }
 
+/* An empty batch (N == 0): every algorithm needs no workspace and runs with none; the
+ * filter gradient is then the empty sum (dw = beta * dw). */
+static void test_empty_batch(void)
+{
+    pdnnHandle_t h;
+    TU_OK(pdnnCreate(&h));
+    pdnnTensorDescriptor_t x = tu_tensor4d(PDNN_DATA_FLOAT, PDNN_TENSOR_NCHW, 0, 4, 8, 8);
+    pdnnTensorDescriptor_t y = tu_tensor4d(PDNN_DATA_FLOAT, PDNN_TENSOR_NCHW, 0, 6, 8, 8);
+    pdnnFilterDescriptor_t w;
+    pdnnConvolutionDescriptor_t cd;
+    TU_OK(pdnnCreateFilterDescriptor(&w));
+    TU_OK(pdnnSetFilter4dDescriptor(w, PDNN_DATA_FLOAT, PDNN_TENSOR_NCHW, 6, 4, 3, 3));
+    TU_OK(pdnnCreateConvolutionDescriptor(&cd));
+    TU_OK(pdnnSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, PDNN_CROSS_CORRELATION,
+                                         PDNN_DATA_FLOAT));
+    float one = 1, half = 0.5f, wb[6 * 4 * 9], dw[6 * 4 * 9];
+    for (int i = 0; i < 6 * 4 * 9; i++) wb[i] = 1, dw[i] = 2;
+    static const pdnnConvolutionFwdAlgo_t fa[] = {
+        PDNN_CONVOLUTION_FWD_ALGO_GEMM, PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+        PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED};
+    for (int i = 0; i < 4; i++) {
+        size_t ws = 99;
+        TU_OK(pdnnGetConvolutionForwardWorkspaceSize(h, x, w, cd, y, fa[i], &ws));
+        TU_CHECK(ws == 0, "N == 0: forward algo %d wants %zu workspace bytes", (int)fa[i], ws);
+        TU_OK(pdnnConvolutionForward(h, &one, x, NULL, w, wb, cd, fa[i], NULL, 0, &half, y, NULL));
+    }
+    size_t ws = 99;
+    TU_OK(pdnnGetConvolutionBackwardDataWorkspaceSize(h, w, y, cd, x,
+                                                      PDNN_CONVOLUTION_BWD_DATA_ALGO_1, &ws));
+    TU_CHECK(ws == 0, "N == 0: backward data wants %zu workspace bytes", ws);
+    TU_OK(pdnnConvolutionBackwardData(h, &one, w, wb, y, NULL, cd, PDNN_CONVOLUTION_BWD_DATA_ALGO_1,
+                                      NULL, 0, &half, x, NULL));
+    TU_OK(pdnnGetConvolutionBackwardFilterWorkspaceSize(h, x, y, cd, w,
+                                                        PDNN_CONVOLUTION_BWD_FILTER_ALGO_1, &ws));
+    TU_CHECK(ws == 0, "N == 0: backward filter wants %zu workspace bytes", ws);
+    TU_OK(pdnnConvolutionBackwardFilter(h, &one, x, NULL, y, NULL, cd,
+                                        PDNN_CONVOLUTION_BWD_FILTER_ALGO_1, NULL, 0, &half, w, dw));
+    TU_CHECK(all_is(dw, 6 * 4 * 9, 1.0f), "N == 0: dw is not beta * dw");
+    pdnnDestroyTensorDescriptor(x);
+    pdnnDestroyTensorDescriptor(y);
+    pdnnDestroyFilterDescriptor(w);
+    pdnnDestroyConvolutionDescriptor(cd);
+    TU_OK(pdnnDestroy(h));
+}
+
 int main(void)
 {
+    test_empty_batch();
     test_problem_key();
     test_descriptor();
     test_output_dim();
