@@ -115,6 +115,14 @@ static void test_edges(pdnnDataType_t t)
     s.flip = true;
     check_all_dirs(&s, true);
     check_all_dirs(&s, false);
+    /* more images than the stride-1 backward filter's 4 slots (slots wrap; batch not a
+     * multiple of 4), one and several groups */
+    s = tu_conv_shape2d(t, 6, 1, 1, 5, 7, 7, 5, 5, 1, 2, 1);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, true, 1.0, 0.5);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, false, -1.0, 0.0);
+    s = tu_conv_shape2d(t, 9, 2, 3, 2, 6, 8, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, true, 2.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, false, 1.0, 1.0);
 }
 
 /* A tiny case by hand: x = [1 2 3 4] (1-d), w = [1 10], stride 1, no padding.

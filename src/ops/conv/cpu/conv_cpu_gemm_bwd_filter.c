@@ -8,10 +8,12 @@
  *   dW_g^T[(c, e) x Kg] = sum over images and lanes q of xpad[c, q + off(e)] * dYext^T[q x Kg],
  * a GEMM whose A rows are read in place from the padded copy: a micro-kernel tile takes
  * 6 rows at a fixed step (6 channels at one tap, or, with few channels, 6 taps along the
- * last dim), unit step along q. dYext^T is packed into B panels per image. Threads split
- * the tiles of dW^T (kept in the workspace); each tile sums the images in order and
- * every image's lanes in fixed PDNN_GEMM_KC blocks, so results do not depend on the
- * thread count; at the end dW = alpha * dW^T^T + beta * dW.
+ * last dim), unit step along q. dYext^T is packed into B panels per image. The images
+ * are summed in 4 fixed slots (image n in slot n % 4, a dW^T each, in the workspace);
+ * threads split (slot, tile) pairs; each slot's tile sums its images in order and every
+ * image's lanes in fixed PDNN_GEMM_KC blocks, and the slots are added in order at the
+ * end, so results do not depend on the thread count: dW = alpha * (sum of the
+ * slots)^T + beta * dW.
  *
  * Other strides, by im2col + GEMM:
  * per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
@@ -22,8 +24,8 @@
  * products to dW (the first block blends with beta; dW unread when beta == 0). So the
  * sum runs in one fixed order whatever the thread count.
  *
- * Workspace: stride 1: one chunk of padded images (~512 KiB), their packed dY^T and
- * dW^T (K * C/g * prod(kern) elements). Otherwise: the tap table and one K block of
+ * Workspace: stride 1: one chunk of padded images and their packed dY^T (~512 KiB), and
+ * 4 dW^T (4 * K * C/g * prod(kern) elements). Otherwise: the tap table and one K block of
  * packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256 elements). */
 #include <string.h>
 
@@ -48,6 +50,12 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
 }
 
 /* ---- stride 1 */
+
+/* The images are summed in this many fixed slots (image n in slot n % SLOTS, each slot a
+ * dW^T of its own, the slots added in order at the end): threads take (slot, tile)
+ * pairs, so a filter with few tiles (one input channel: 5 tiles for 5x5) still keeps
+ * every thread busy; the slots do not depend on the thread count. */
+#define SLOTS 4
 
 static bool unit_stride(const pdnn_conv_problem *p)
 {
@@ -97,7 +105,8 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
 typedef struct {
     char *pad; /* nbi padded images */
     char *bp;  /* per image, group and panel: q x nr packed dYext^T */
-    char *dwt; /* dW^T: group g at g * taps * kg, row t (filter tap order), column k */
+    char *dwt; /* SLOTS dW^T: slot s, group g at (s * groups + g) * taps * kg, row t
+                * (filter tap order), column k */
 } unit_bufs;
 
 static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
@@ -108,7 +117,7 @@ static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi, u->pg.img, 1) + slack, g->es);
     b->bp = pdnn_conv_gemm_take(
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q), g->es);
-    b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->taps, g->geo.kg), g->es);
+    b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(SLOTS * g->g, g->taps, g->geo.kg), g->es);
 }
 
 static size_t unit_workspace(const pdnn_conv_problem *p)
@@ -207,8 +216,12 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                     pack_dyt(&g, &u, dy, n0 + ni, (r - g.g * cg) / u.nkp, (r - g.g * cg) % u.nkp,
                              b.bp + (ni * bimg + (r - g.g * cg) * nr * Q) * (int64_t)es);
             }
-#pragma omp for schedule(static)
-            for (int64_t tile = 0; tile < ntile; tile++) {
+            /* slot fastest, dealt round robin: a chunk's images (consecutive slots)
+             * spread over the threads */
+#pragma omp for schedule(static, 1)
+            for (int64_t item = 0; item < SLOTS * ntile; item++) {
+                const int64_t slot = item % SLOTS, tile = item / SLOTS;
+                if (slot >= g.n) continue; /* fewer images than slots */
                 const int64_t grp = tile / (u.rows * u.nkp), rest = tile % (u.rows * u.nkp);
                 const int64_t row = rest / u.nkp, kp = rest % u.nkp;
                 /* the tile's rows: channels c0.. at one tap, or taps r2_0.. of one (c, r0, r1) */
@@ -252,13 +265,14 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                     ts = nrow > 1 ? tap_index(&g, c0, r0, r1, r2 + nrow - 2) - t0 : 1;
                 }
                 const int64_t ncols = kg - kp * nr < nr ? kg - kp * nr : nr;
-                char *c = b.dwt + ((grp * T + t0) * kg + kp * nr) * (int64_t)es;
+                char *c = b.dwt + (((slot * g.g + grp) * T + t0) * kg + kp * nr) * (int64_t)es;
                 for (int64_t ni = 0; ni < nimg; ni++) {
+                    if ((n0 + ni) % SLOTS != slot) continue;
                     const char *a = b.pad + (ni * u.pg.img + aoff) * (int64_t)es;
                     const char *bb = b.bp + (ni * bimg + (grp * u.nkp + kp) * nr * Q) * (int64_t)es;
                     for (int64_t q0 = 0; q0 < Q; q0 += PDNN_GEMM_KC) {
                         const int64_t kc = Q - q0 < PDNN_GEMM_KC ? Q - q0 : PDNN_GEMM_KC;
-                        const bool first = n0 + ni == 0 && q0 == 0;
+                        const bool first = n0 + ni == slot && q0 == 0; /* slot's first image */
                         if (es == sizeof(float))
                             uk->f32((size_t)nrow, (size_t)ncols, (size_t)kc,
                                     (const float *)a + q0, step, 1, (const float *)bb + q0 * nr,
@@ -271,32 +285,32 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                 }
             }
         }
-        /* dW = alpha * (dW^T)^T + beta * dW */
+        /* dW = alpha * (sum of the slots' dW^T, in slot order)^T + beta * dW */
         const double alpha = arg->alpha, beta = arg->beta;
+        const int64_t nslot = g.n < SLOTS ? g.n : SLOTS, sstride = g.g * T * kg;
+#define SLOT_SUM(TT, AL, BE)                                                             \
+    do {                                                                                 \
+        TT *d = (TT *)dw + dbase;                                                        \
+        const TT *sp = (const TT *)b.dwt + sbase;                                        \
+        for (int64_t t = 0; t < T; t++) {                                                \
+            TT sum = sp[t * kg];                                                         \
+            for (int64_t sl = 1; sl < nslot; sl++) sum += sp[sl * sstride + t * kg];     \
+            TT v = (AL) * sum;                                                           \
+            if ((BE) != 0) v += (BE) * d[t];                                             \
+            d[t] = v;                                                                    \
+        }                                                                                \
+    } while (0)
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < g.g * kg; r++) {
             const int64_t grp = r / kg, k = r % kg;
             const int64_t dbase = r * T;
             const int64_t sbase = grp * T * kg + k;
-            if (es == sizeof(float)) {
-                float *d = (float *)dw + dbase;
-                const float *s = (const float *)b.dwt + sbase;
-                const float al = (float)alpha, be = (float)beta;
-                for (int64_t t = 0; t < T; t++) {
-                    float v = al * s[t * kg];
-                    if (be != 0.0f) v += be * d[t];
-                    d[t] = v;
-                }
-            } else {
-                double *d = (double *)dw + dbase;
-                const double *s = (const double *)b.dwt + sbase;
-                for (int64_t t = 0; t < T; t++) {
-                    double v = alpha * s[t * kg];
-                    if (beta != 0.0) v += beta * d[t];
-                    d[t] = v;
-                }
-            }
+            if (es == sizeof(float))
+                SLOT_SUM(float, (float)alpha, (float)beta);
+            else
+                SLOT_SUM(double, alpha, beta);
         }
+#undef SLOT_SUM
     }
     return PDNN_STATUS_SUCCESS;
 }
