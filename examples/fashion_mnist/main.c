@@ -53,7 +53,7 @@ static const struct {
     [O_WD] = {"weight-decay", "X", "weight decay (adamw 0.01, others 0)", 1},
     [O_SCHEDULE] = {"schedule", "NAME",
                     "learning-rate schedule over all steps: constant | step | exponential |\n"
-                    "                          cosine | warmup-cosine | onecycle | polynomial (constant)", 1},
+                    "                          cosine | warmup-cosine | onecycle | polynomial (cosine)", 1},
     [O_WARMUP] = {"warmup-steps", "N", "warm-up steps of warmup-cosine (5% of the steps)", 1},
     [O_GAMMA] = {"gamma", "X", "decay per --step-epochs for step (0.1), per epoch for exponential (0.5)", 1},
     [O_STEP_EPOCHS] = {"step-epochs", "N", "epochs between decays of the step schedule (1)", 1},
@@ -182,7 +182,7 @@ static int finish_options(const char *const *val, options *o)
                              1e6, &o->momentum);
     rc = rc ? rc : parse_dbl("weight-decay", V(O_WD, ot == PDNN_OPTIMIZER_ADAMW ? "0.01" : "0"), 0, 0,
                              1e6, &o->wd);
-    rc = rc ? rc : parse_name("schedule", V(O_SCHEDULE, "constant"), schedule_names, NSCHED, &o->schedule);
+    rc = rc ? rc : parse_name("schedule", V(O_SCHEDULE, "cosine"), schedule_names, NSCHED, &o->schedule);
     if (rc) return rc;
     rc = rc ? rc : parse_i64("warmup-steps", V(O_WARMUP, "-1"), -1, INT64_MAX / 2, &o->warmup);
     rc = rc ? rc : parse_dbl("gamma", V(O_GAMMA, o->schedule == 2 ? "0.5" : "0.1"), 0, 0, 1e6, &o->gamma);
