@@ -90,9 +90,9 @@ static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
         if (s->unit_stride && s->cg >= 4) { /* forward form: C/g rows */
             rows = s->cg;
             pack = 16;
-        } else { /* GEMM over the taps, then col2im */
+        } else { /* GEMM over the taps, then col2im (contiguous runs at unit stride) */
             rows = s->cg * s->ks;
-            pack = 2 * s->ks + 48;
+            pack = s->unit_stride ? 24 : 2 * s->ks + 48;
         }
         break;
     default: /* backward filter: rows are taps, lanes K/g */
@@ -100,7 +100,16 @@ static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
         pack = s->unit_stride ? 8 : 64;
         break;
     }
-    double e = 0.8 * fill(rows, 6) * rows / (rows + pack);
+    /* the reduction length of each micro-kernel call: a few steps per tile (depthwise
+     * backward data sums one output channel) leave the kernel mostly loading and
+     * storing its tile */
+    double red;
+    switch (p->dir) {
+    case PDNN_CONV_FWD: red = s->cg * s->ks; break;
+    case PDNN_CONV_BWD_DATA: red = s->unit_stride && s->cg >= 4 ? s->kg * s->ks : s->kg; break;
+    default: red = s->n * s->npix; break;
+    }
+    double e = 0.8 * fill(rows, 6) * rows / (rows + pack) * red / (red + 8);
     if (p->dir == PDNN_CONV_BWD_FILTER && s->unit_stride) e *= fill(s->kg, 64);
     return e;
 }
