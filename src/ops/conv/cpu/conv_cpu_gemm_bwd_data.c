@@ -54,10 +54,10 @@ static void bwdd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
     b->col = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->taps, ccap, 1), g->es);
 }
 
-/* Stride 1 everywhere: dx is the forward convolution of dy with the filter rotated
- * (flip toggled) and K and C swapped, padded by (kern - 1) * dil - pad (negative:
- * cropped), run by the forward core with the filter read in place. */
-static bool unit_stride(const pdnn_conv_problem *p)
+/* Stride 1 everywhere and C/g >= 4: dx is the forward convolution of dy with the filter
+ * rotated (flip toggled) and K and C swapped, padded by (kern - 1) * dil - pad
+ * (negative: cropped), run by the forward core with the filter read in place. */
+static bool fwd_form_applies(const pdnn_conv_problem *p)
 {
     for (int d = 0; d < p->nsp; d++)
         if (p->stride[d] != 1) return false;
@@ -94,7 +94,7 @@ static void fwd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q)
 
 static size_t bwdd_workspace(const void *prob)
 {
-    if (unit_stride(prob)) {
+    if (fwd_form_applies(prob)) {
         pdnn_conv_problem q;
         fwd_form(prob, &q);
         return pdnn_conv_gemm_fwd_workspace(&q, true);
@@ -211,7 +211,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.n == 0 || g.geo.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
-    if (unit_stride(p)) {
+    if (fwd_form_applies(p)) {
         pdnn_conv_problem q;
         fwd_form(p, &q);
         return pdnn_conv_gemm_fwd_run(&q, p, arg, ctx);

@@ -57,7 +57,8 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
  * every thread busy; the slots do not depend on the thread count. */
 #define SLOTS 4
 
-static bool unit_stride(const pdnn_conv_problem *p)
+/* Whether the path above serves p: stride 1 and enough output pixels per image. */
+static bool in_place_applies(const pdnn_conv_problem *p)
 {
     int64_t q = 1;
     for (int d = 0; d < p->nsp; d++) {
@@ -317,7 +318,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
 
 static size_t bwdf_workspace(const void *prob)
 {
-    if (unit_stride(prob)) return unit_workspace(prob);
+    if (in_place_applies(prob)) return unit_workspace(prob);
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -343,7 +344,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.geo.kg == 0 || g.taps == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
-    if (unit_stride(p)) return unit_exec(p, arg, ctx);
+    if (in_place_applies(p)) return unit_exec(p, arg, ctx);
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdf_bufs b;

@@ -34,7 +34,7 @@
 
 typedef struct {
     pdnn_conv_gemm_tap *tab; /* taps with offsets in the padded buffer */
-    int64_t *poff;           /* the same offsets alone (for the run packer) */
+    int64_t *poff;           /* the same offsets alone (what the packers read) */
     int64_t *soff;           /* transposed filter: offset of each tap's weight */
     char *wp;                /* packed W, group g at wp + g * apg elements */
     char *pad;               /* one chunk of padded images */
@@ -110,9 +110,9 @@ static bool fwd_supports(const void *prob, const char **why)
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
 /* B panel of columns col0 .. col0 + ncol - 1 (image-chunk local) of group grp from the
- * padded chunk: dst[t * nr + j] = pad[tab[t].off + base(col0 + j)]. */
+ * padded chunk: dst[t * nr + j] = pad[poff[t] + base(col0 + j)]. */
 PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                           const pdnn_conv_gemm_tap *tab, const int64_t *poff,
+                           const int64_t *poff,
                            pdnn_pack_runs_fn copy, const char *pad, int64_t grp, int64_t col0,
                            int64_t ncol, char *dst, size_t es)
 {
@@ -157,7 +157,7 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
 #define STRIDED_RUNS(T)                                                                   \
     for (int64_t t = 0; t < g->taps; t++) {                                              \
         T *d = (T *)dst + t * nr;                                                        \
-        const T *s = (const T *)pad + tab[t].off;                                        \
+        const T *s = (const T *)pad + poff[t];                                           \
         for (int r = 0; r < nrun; r++) {                                                 \
             T *dd = d + runs[r].j0;                                                      \
             const T *ss = s + runs[r].base;                                              \
@@ -175,13 +175,13 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
 
 /* Packs one B panel (either element type). */
 static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                       const pdnn_conv_gemm_tap *tab, const int64_t *poff, pdnn_pack_runs_fn copy,
+                       const int64_t *poff, pdnn_pack_runs_fn copy,
                        const char *pad, int64_t grp, int64_t col0, int64_t ncol, char *dst)
 {
     if (g->es == sizeof(float))
-        pack_runs(g, pg, tab, poff, copy, pad, grp, col0, ncol, dst, sizeof(float));
+        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, dst, sizeof(float));
     else
-        pack_runs(g, pg, tab, poff, copy, pad, grp, col0, ncol, dst, sizeof(double));
+        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, dst, sizeof(double));
 }
 
 /* y rows i0 .. i0 + mm - 1 of group grp, columns gcol .. gcol + nn - 1 of the batch:
@@ -311,7 +311,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
-                        if (T > 0) pack_panel(&g, &pg, b.tab, b.poff, copy, b.pad, grp, col0 + q * nr, n, dst);
+                        if (T > 0) pack_panel(&g, &pg, b.poff, copy, b.pad, grp, col0 + q * nr, n, dst);
                         fwd_block(&g, a_at(grp, 0), a_ps, dst, y, grp, 0, kg, gcol0 + q * nr, n,
                                   alpha, beta);
                     }
@@ -321,7 +321,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
-                        pack_panel(&g, &pg, b.tab, b.poff, copy, b.pad, grp, col0 + q * nr, n,
+                        pack_panel(&g, &pg, b.poff, copy, b.pad, grp, col0 + q * nr, n,
                                    b.bp + q * T * nr * (int64_t)es);
                     }
                 }
