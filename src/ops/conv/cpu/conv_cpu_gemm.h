@@ -75,15 +75,10 @@ static inline void pdnn_conv_gemm_pix(const pdnn_conv_gemm_geom *g, int64_t p, i
     o[0] = p / g->geo.out[1];
 }
 
-/* Offset in y (dy) of column (n, p) = col, channel 0. */
-static inline int64_t pdnn_conv_gemm_ycol_off(const pdnn_conv_gemm_geom *g, int64_t col)
-{
-    if (g->ycol_affine) return col * g->ycs;
-    int64_t o[3];
-    pdnn_conv_gemm_pix(g, col % g->npix, o);
-    const int64_t *ys = g->geo.ys;
-    return (col / g->npix) * ys[0] + o[0] * ys[2] + o[1] * ys[3] + o[2] * ys[4];
-}
+/* Offsets in y (dy) of columns (n, p) = col0 .. col0 + n - 1, channel 0 (one division
+ * for the first column, then stepped). */
+void pdnn_conv_gemm_ycol_offs(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,
+                              int64_t *off);
 
 /* ---- scratch carving: the same calls size the workspace (base NULL) and cut it */
 typedef struct {
@@ -139,12 +134,26 @@ void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const v
  * (j0 * pd[1] + j1) * pd[2] + j2, x's element j - pad there. */
 typedef struct {
     int64_t pd[3], ps, img; /* dims, plane elements, image elements (-1: overflow) */
+    /* Rows split into phases (pdnn_conv_gemm_padgeom_init_phased; otherwise ph = 1,
+     * wq = rl = pd[2]): padded column j of a row lies at (j % ph) * wq + j / ph, a row
+     * holds rl = ph * wq elements, and element (n, c, j) is at n * img + c * ps +
+     * (j0 * pd[1] + j1) * rl + that column position. With ph = the stride along the
+     * row, the columns one tap reads for consecutive output pixels are contiguous. */
+    int64_t ph, wq, rl;
 } pdnn_conv_gemm_padgeom;
 
 /* Target bytes of one chunk of padded images (a chunk holds at least one image). */
 #define PDNN_CONV_GEMM_PAD_CHUNK_BYTES ((size_t)512 << 10)
 
 void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg);
+/* The same with rows split into str[2] phases (one phase when the stride is 1). */
+void pdnn_conv_gemm_padgeom_init_phased(const pdnn_conv_gemm_geom *g,
+                                        pdnn_conv_gemm_padgeom *pg);
+/* Position of padded column j within its row. */
+static inline int64_t pdnn_conv_gemm_pad_col(const pdnn_conv_gemm_padgeom *pg, int64_t j)
+{
+    return pg->ph == 1 ? j : (j % pg->ph) * pg->wq + j / pg->ph;
+}
 /* True when the padded copy of an image is x's image itself, bit for bit (no padding,
  * no cropping, the image packed): one copy of pg->img elements per image does. */
 bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg);

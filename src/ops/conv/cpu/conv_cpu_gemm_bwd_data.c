@@ -276,7 +276,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                                                   g.ycs, NULL, g.geo.ys[1], NULL, dst);
                     } else {
                         int64_t loff[PDNN_GEMM_NR_MAX];
-                        for (int64_t j = 0; j < nl; j++) loff[j] = pdnn_conv_gemm_ycol_off(&g, c0 + j);
+                        pdnn_conv_gemm_ycol_offs(&g, c0, nl, loff);
                         pdnn_conv_gemm_pack_panel(es, nr, nl, kg, src, 0, loff, g.geo.ys[1], NULL,
                                                   dst);
                     }

@@ -384,8 +384,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
                                                       NULL, g.ycs, NULL, dst);
                         } else {
                             int64_t soff[PDNN_GEMM_KC];
-                            for (int64_t s = 0; s < kc; s++)
-                                soff[s] = pdnn_conv_gemm_ycol_off(&g, pc + s);
+                            pdnn_conv_gemm_ycol_offs(&g, pc, kc, soff);
                             pdnn_conv_gemm_pack_panel(es, mr, rows, kc, src, g.geo.ys[1], NULL, 0,
                                                       soff, dst);
                         }

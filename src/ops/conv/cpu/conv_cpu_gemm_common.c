@@ -109,6 +109,29 @@ void pdnn_conv_gemm_geom_init(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g
     g->ycs = ps;
 }
 
+void pdnn_conv_gemm_ycol_offs(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,
+                              int64_t *off)
+{
+    if (n <= 0) return;
+    if (g->ycol_affine) {
+        for (int64_t j = 0; j < n; j++) off[j] = (col0 + j) * g->ycs;
+        return;
+    }
+    const int64_t *ys = g->geo.ys, *out = g->geo.out;
+    int64_t ni = col0 / g->npix, o[3];
+    pdnn_conv_gemm_pix(g, col0 % g->npix, o);
+    for (int64_t j = 0; j < n; j++) {
+        off[j] = ni * ys[0] + o[0] * ys[2] + o[1] * ys[3] + o[2] * ys[4];
+        if (++o[2] < out[2]) continue;
+        o[2] = 0;
+        if (++o[1] < out[1]) continue;
+        o[1] = 0;
+        if (++o[0] < out[0]) continue;
+        o[0] = 0;
+        ni++;
+    }
+}
+
 void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                          pdnn_conv_gemm_tap *tab)
 {
@@ -287,16 +310,28 @@ void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const v
 
 /* ---- zero-padded copies */
 
-void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg)
+static void padgeom(const pdnn_conv_gemm_geom *g, int64_t ph, pdnn_conv_gemm_padgeom *pg)
 {
-    pg->ps = 1;
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < 3; d++)
         pg->pd[d] = g->npix == 0 ? 0
                                  : (g->geo.out[d] - 1) * g->geo.str[d] +
                                        (g->geo.kern[d] - 1) * g->geo.dil[d] + 1;
-        pg->ps = pdnn_conv_gemm_mul3(pg->ps, pg->pd[d], 1);
-    }
-    pg->img = pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
+    pg->ph = ph;
+    pg->wq = (pg->pd[2] + ph - 1) / ph;
+    pg->rl = ph * pg->wq;
+    pg->ps = pdnn_conv_gemm_mul3(pg->pd[0], pg->pd[1], pg->rl);
+    pg->img = pg->ps < 0 ? -1 : pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
+}
+
+void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg)
+{
+    padgeom(g, 1, pg);
+}
+
+void pdnn_conv_gemm_padgeom_init_phased(const pdnn_conv_gemm_geom *g,
+                                        pdnn_conv_gemm_padgeom *pg)
+{
+    padgeom(g, g->geo.str[2] > 1 ? g->geo.str[2] : 1, pg);
 }
 
 /* One padded row: dst[j] = src[(j - pb) * ss] for 0 <= j - pb < n, else 0. */
@@ -327,9 +362,42 @@ PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, in
     }
 }
 
+/* One padded row split into phases: padded column j = q + ph * m (j < len) at
+ * dst[q * wq + m], the value src[(j - pb) * ss] for 0 <= j - pb < n, else 0; the
+ * positions of columns j >= len (the last phases' ends) are 0 too. Per phase, the
+ * positions m in [lo, hi) read x (one strided copy the compiler vectorizes), the
+ * others are zero. */
+#define PAD_ROW_PHASED(T)                                                                  \
+    for (int64_t q = 0; q < ph; q++) {                                                     \
+        T *d = (T *)dst + q * wq;                                                          \
+        /* m with 0 <= q + ph * m - pb < n and q + ph * m < len */                         \
+        int64_t lo = pb - q > 0 ? (pb - q + ph - 1) / ph : 0;                              \
+        int64_t hi = pb + n - q > 0 ? (pb + n - q + ph - 1) / ph : 0;                      \
+        const int64_t hl = len - q > 0 ? (len - q + ph - 1) / ph : 0;                      \
+        if (hi > hl) hi = hl;                                                              \
+        if (lo > wq) lo = wq;                                                              \
+        if (hi < lo) hi = lo;                                                              \
+        for (int64_t m = 0; m < lo; m++) d[m] = (T)0;                                      \
+        const T *s = (const T *)src + (q + ph * lo - pb) * ss;                             \
+        const int64_t st = ph * ss;                                                        \
+        for (int64_t m = lo; m < hi; m++) d[m] = s[(m - lo) * st];                         \
+        for (int64_t m = hi; m < wq; m++) d[m] = (T)0;                                     \
+    }
+static void pad_row_phased(char *dst, int64_t len, int64_t ph, int64_t wq, const char *src,
+                           int64_t ss, int64_t pb, int64_t n, size_t es)
+{
+    if (es == sizeof(float)) {
+        PAD_ROW_PHASED(float)
+    } else {
+        PAD_ROW_PHASED(double)
+    }
+}
+#undef PAD_ROW_PHASED
+
 bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg)
 {
     const int64_t *xs = g->geo.xs;
+    if (pg->ph != 1) return false;
     for (int d = 0; d < 3; d++)
         if (g->geo.pad[d] != 0 || pg->pd[d] != g->geo.in[d]) return false;
     /* x's image is packed: channels of pg->ps elements one after the other */
@@ -345,8 +413,8 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
 {
     const size_t es = g->es;
     const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
-    const int64_t base = n * xs[0] + c * xs[1];
-    if (xs[4] == 1 || in[2] == 1) {
+    const int64_t base = n * xs[0] + c * xs[1], rl = pg->rl;
+    if (pg->ph == 1 && (xs[4] == 1 || in[2] == 1)) {
         /* unit-stride rows: zero the plane, then copy the rows inside x */
         memset(dst, 0, (size_t)(pd[0] * pd[1] * pd[2]) * es);
         const int64_t lo = pad[2] < 0 ? 0 : pad[2];
@@ -367,14 +435,16 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
     }
     for (int64_t j0 = 0; j0 < pd[0]; j0++)
         for (int64_t j1 = 0; j1 < pd[1]; j1++) {
-            char *d = (char *)dst + ((j0 * pd[1] + j1) * pd[2]) * (int64_t)es;
+            char *d = (char *)dst + ((j0 * pd[1] + j1) * rl) * (int64_t)es;
             const int64_t i0 = j0 - pad[0], i1 = j1 - pad[1];
             if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1]) {
-                memset(d, 0, (size_t)pd[2] * es);
+                memset(d, 0, (size_t)rl * es);
                 continue;
             }
             const char *s = (const char *)x + (base + i0 * xs[2] + i1 * xs[3]) * (int64_t)es;
-            if (es == sizeof(float))
+            if (pg->ph != 1)
+                pad_row_phased(d, pd[2], pg->ph, pg->wq, s, xs[4], pad[2], in[2], es);
+            else if (es == sizeof(float))
                 pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(float));
             else
                 pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(double));

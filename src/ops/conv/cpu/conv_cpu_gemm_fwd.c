@@ -7,7 +7,9 @@
  * ever needs a bounds check; an image without padding is copied whole), then its
  * columns (n, p) are gathered in chunks of at most ~4 MiB straight into GEMM B panels:
  * within one output row the columns of a tap read the padded plane at a fixed step (the
- * stride), so a panel is a few contiguous runs per tap (src/cpu/ukernels/pack). With
+ * stride; for strides above 1 each padded row is stored split into stride phases, even
+ * columns then odd ones for stride 2, which makes that step 1), so a panel is a few
+ * contiguous runs per tap (src/cpu/ukernels/pack). With
  * enough panels for the threads, each thread packs a panel and multiplies it by the
  * whole filter while it is in its cache; otherwise threads split the packing by panel
  * and the product by output tile. Threads split the padding by plane; each y element is one
@@ -67,7 +69,7 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
                        fwd_bufs *b)
 {
     pdnn_conv_gemm_padgeom pg;
-    pdnn_conv_gemm_padgeom_init(g, &pg);
+    pdnn_conv_gemm_padgeom_init_phased(g, &pg);
     b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
     b->poff = pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t));
     b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t)) : NULL;
@@ -117,8 +119,9 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
                            int64_t ncol, char *dst, size_t es)
 {
     const int nr = g->uk->nr;
-    const int64_t step = g->geo.str[2];
-    /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + step * l */
+    /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + l (rows split
+     * into stride phases: output pixel o[2] + 1 reads one element further in every
+     * tap's phase) */
     pdnn_pack_run runs[PDNN_GEMM_NR_MAX];
     int nrun = 0;
     {
@@ -132,8 +135,8 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
             runs[nrun].j0 = j;
             runs[nrun].len = len;
             runs[nrun].base = ni * pg->img + grp * g->geo.cg * pg->ps +
-                              (o[0] * g->geo.str[0] * pg->pd[1] + o[1] * g->geo.str[1]) * pg->pd[2] +
-                              o[2] * step;
+                              (o[0] * g->geo.str[0] * pg->pd[1] + o[1] * g->geo.str[1]) * pg->rl +
+                              o[2];
             nrun++;
             j += len;
             o[2] += len;
@@ -149,28 +152,7 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
             }
         }
     }
-    if (step == 1) {
-        copy(es, g->taps, poff, pad, nrun, runs, ncol, nr, dst);
-        return;
-    }
-    /* strided runs, element by element */
-#define STRIDED_RUNS(T)                                                                   \
-    for (int64_t t = 0; t < g->taps; t++) {                                              \
-        T *d = (T *)dst + t * nr;                                                        \
-        const T *s = (const T *)pad + poff[t];                                           \
-        for (int r = 0; r < nrun; r++) {                                                 \
-            T *dd = d + runs[r].j0;                                                      \
-            const T *ss = s + runs[r].base;                                              \
-            for (int64_t l = 0; l < runs[r].len; l++) dd[l] = ss[l * step];              \
-        }                                                                                \
-        for (int64_t j = ncol; j < nr; j++) d[j] = 0;                                    \
-    }
-    if (es == sizeof(float)) {
-        STRIDED_RUNS(float)
-    } else {
-        STRIDED_RUNS(double)
-    }
-#undef STRIDED_RUNS
+    copy(es, g->taps, poff, pad, nrun, runs, ncol, nr, dst);
 }
 
 /* Packs one B panel (either element type). */
@@ -201,7 +183,7 @@ static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, int64_t a_ps
                         alpha, beta);
     } else {
         int64_t coff[PDNN_CONV_GEMM_NC_MAX];
-        for (int64_t j = 0; j < nn; j++) coff[j] = pdnn_conv_gemm_ycol_off(g, gcol + j);
+        pdnn_conv_gemm_ycol_offs(g, gcol, nn, coff);
         pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], 0, coff, alpha,
                         beta);
     }
@@ -219,16 +201,17 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     fwd_bufs b;
     fwd_layout(&g, wt, &ar, &b);
     pdnn_conv_gemm_padgeom pg;
-    pdnn_conv_gemm_padgeom_init(&g, &pg);
+    pdnn_conv_gemm_padgeom_init_phased(&g, &pg);
     {
         /* tap offsets in the padded buffer: its plane strides in place of x's */
         pdnn_conv_gemm_geom gp = g;
         gp.geo.xs[1] = pg.ps;
-        gp.geo.xs[2] = pg.pd[1] * pg.pd[2];
-        gp.geo.xs[3] = pg.pd[2];
+        gp.geo.xs[2] = pg.pd[1] * pg.rl;
+        gp.geo.xs[3] = pg.rl;
         gp.geo.xs[4] = 1;
         pdnn_conv_gemm_taps(p, &gp, b.tab);
-        for (int64_t t = 0; t < g.taps; t++) b.poff[t] = b.tab[t].off;
+        for (int64_t t = 0; t < g.taps; t++)
+            b.poff[t] = b.tab[t].off - b.tab[t].e[2] + pdnn_conv_gemm_pad_col(&pg, b.tab[t].e[2]);
     }
     const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
