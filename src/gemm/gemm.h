@@ -101,7 +101,9 @@ void pdnn_gemm_pack_b(const pdnn_gemm_ukernel *uk, int64_t k, int64_t n, const v
  * ap[i * -a_ps + kk] (only its m rows are read).
  * C element (i, j) is at c[i * rs_c + j * cs_c], or at c[i * rs_c + coff[j]] when coff is
  * not NULL (any column placement). K is cut into PDNN_GEMM_KC blocks; the first block
- * blends with beta (C unread when beta == 0), later blocks add to C. */
+ * blends with beta (C unread when beta == 0), later blocks add to C. (A tile whose
+ * columns are not consecutive runs all its K blocks in a local tile and stores its cells
+ * once: the same bits.) */
 void pdnn_gemm_macro(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t k,
                      const void *ap, int64_t a_ps, const void *bp, int64_t b_ps, void *c,
                      int64_t rs_c, int64_t cs_c, const int64_t *coff, double alpha,

@@ -83,11 +83,24 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                             (ptrdiff_t)rs_c, 1, alpha, b_eff);
                     continue;
                 }
-                /* any column placement: through a tile, same arithmetic as above; the
-                 * columns are stored by runs of consecutive offsets */
+                /* any column placement: the whole K of this tile at the first block, in
+                 * a local tile that holds exactly what C would (C's cells gathered for
+                 * the first block's beta, the later blocks adding to it), then the
+                 * cells are stored by runs of consecutive offsets: same bits as a
+                 * direct store, and C's scattered cells written once, not per block */
+                if (pc != 0) continue;
                 GT tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX];
-                uk->GFN(mm, (size_t)nr, (size_t)kc, a, rs_a, cs_a, b, tile, nr, 1, (GT)1, (GT)0);
                 const int64_t *co = coff + j0;
+                if (beta != 0)
+                    for (size_t i = 0; i < mm; i++)
+                        for (size_t j = 0; j < nn; j++)
+                            tile[i * (size_t)nr + j] = c[(i0 + (int64_t)i) * rs_c + co[j]];
+                for (int64_t pk = 0; pk < k; pk += PDNN_GEMM_KC) {
+                    const int64_t kk = k - pk < PDNN_GEMM_KC ? k - pk : PDNN_GEMM_KC;
+                    const GT *ak = a_ps >= 0 ? a + pk * mr : a + pk;
+                    uk->GFN(mm, nn, (size_t)kk, ak, rs_a, cs_a, bp + (j0 / nr) * b_ps + pk * nr,
+                            tile, nr, 1, alpha, pk == 0 ? beta : (GT)1);
+                }
                 for (size_t i = 0; i < mm; i++) {
                     GT *row = c + (i0 + (int64_t)i) * rs_c;
                     const GT *t = tile + i * (size_t)nr;
@@ -95,12 +108,7 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                     while (j < nn) {
                         size_t e = j + 1;
                         while (e < nn && co[e] == co[j] + (int64_t)(e - j)) e++;
-                        GT *d = row + co[j];
-                        const size_t len = e - j;
-                        if (b_eff != 0)
-                            for (size_t l = 0; l < len; l++) d[l] = alpha * t[j + l] + b_eff * d[l];
-                        else
-                            for (size_t l = 0; l < len; l++) d[l] = alpha * t[j + l];
+                        memcpy(row + co[j], t + j, (e - j) * sizeof(GT));
                         j = e;
                     }
                 }
