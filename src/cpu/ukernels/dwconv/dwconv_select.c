@@ -6,7 +6,7 @@
     {pdnn_##S##_dwconv_row__##isa, pdnn_##S##_dwconv_chan__##isa,                          \
      pdnn_##S##_dwconv_dot16__##isa, pdnn_##S##_dwconv_dot16n__##isa,                      \
      pdnn_##S##_dwconv_mac__##isa, pdnn_##S##_dwconv_macn__##isa,                          \
-     pdnn_##S##_dwconv_axpy__##isa}
+     pdnn_##S##_dwconv_axpy__##isa, pdnn_##S##_dwconv_flat__##isa}
 
 static const pdnn_f32_dwconv_ukernels f32_tab[] = {TABLE(f32, scalar), TABLE(f32, avx2),
                                                    TABLE(f32, avx512)};

@@ -158,9 +158,10 @@ void UK_NAME(dot16)(size_t n, const UK_T *restrict a, const UK_T *restrict b, si
 }
 
 /* Taps a few at a time: UK_NT x 16 lanes of independent partial sums in registers
- * (16 / UK_W vectors per tap), a's block loaded once. */
-#define UK_NT 4
+ * (16 / UK_W vectors per tap: 9 taps, a 3x3 filter in one pass, where that is one
+ * vector), a's block loaded once. */
 #define UK_NV (PDNN_DWCONV_LANES / UK_W)
+#define UK_NT (UK_NV == 1 ? 9 : 4)
 
 void UK_NAME(dot16n)(size_t n, size_t ntap, const UK_T *restrict a, const UK_T *const *b,
                      UK_T *restrict acc)
@@ -190,6 +191,55 @@ void UK_NAME(dot16n)(size_t n, size_t ntap, const UK_T *restrict a, const UK_T *
 
 #undef UK_NV
 #undef UK_NT
+
+/* One block of 4 UK_W flat outputs at f (taps in order, each product rounded). */
+static inline __attribute__((always_inline)) void uk_flat_block(size_t f, size_t ntap,
+                                                                const UK_T *const *restrict x,
+                                                                const uk_vec *restrict wv,
+                                                                UK_T *restrict y)
+{
+    uk_vec a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+    for (size_t t = 0; t < ntap; t++) {
+        const UK_T *xt = x[t] + f;
+        a0 += wv[t] * UK_LOAD(xt);
+        a1 += wv[t] * UK_LOAD(xt + UK_W);
+        a2 += wv[t] * UK_LOAD(xt + 2 * UK_W);
+        a3 += wv[t] * UK_LOAD(xt + 3 * UK_W);
+    }
+    *(uk_vecu *)(y + f) = a0;
+    *(uk_vecu *)(y + f + UK_W) = a1;
+    *(uk_vecu *)(y + f + 2 * UK_W) = a2;
+    *(uk_vecu *)(y + f + 3 * UK_W) = a3;
+}
+
+void UK_NAME(flat)(size_t n, size_t ntap, const UK_T *const *x, const UK_T *w, UK_T *y)
+{
+    enum { P = PDNN_DWCONV_FLAT_PAD };
+    _Static_assert(P % (4 * UK_W) == 0, "flat blocks divide the padding");
+    const size_t nb = (n + P - 1) / P * P;
+    const UK_T *xp[PDNN_DWCONV_FLAT_TAPS];
+    uk_vec wv[PDNN_DWCONV_FLAT_TAPS];
+    for (size_t t0 = 0; t0 < ntap || t0 == 0; t0 += PDNN_DWCONV_FLAT_TAPS) {
+        /* more taps than one call holds: later groups add to y (same order per output) */
+        const size_t nt = ntap - t0 < PDNN_DWCONV_FLAT_TAPS ? ntap - t0 : PDNN_DWCONV_FLAT_TAPS;
+        for (size_t t = 0; t < nt; t++) {
+            xp[t] = x[t0 + t];
+            for (int j = 0; j < UK_W; j++) wv[t][j] = w[t0 + t];
+        }
+        if (t0 == 0) {
+            if (nt == 9)
+                for (size_t f = 0; f < nb; f += 4 * UK_W) uk_flat_block(f, 9, xp, wv, y);
+            else
+                for (size_t f = 0; f < nb; f += 4 * UK_W) uk_flat_block(f, nt, xp, wv, y);
+            continue;
+        }
+        for (size_t f = 0; f < nb; f += UK_W) {
+            uk_vec a = UK_LOAD(y + f);
+            for (size_t t = 0; t < nt; t++) a += wv[t] * UK_LOAD(xp[t] + f);
+            *(uk_vecu *)(y + f) = a;
+        }
+    }
+}
 
 void UK_NAME(mac)(size_t n, const UK_T *restrict a, const UK_T *restrict b, UK_T *restrict acc)
 {

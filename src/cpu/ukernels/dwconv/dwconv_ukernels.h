@@ -16,7 +16,16 @@
 /* Lanes of the dot16 kernels (fixed: it sets the summation order). */
 #define PDNN_DWCONV_LANES 16
 
+/* Flat kernel: outputs computed in blocks up to a multiple of this many elements; taps
+ * held at once (more run as further passes that add to y). */
+#define PDNN_DWCONV_FLAT_PAD 64
+#define PDNN_DWCONV_FLAT_TAPS 16
+
 #define PDNN_DWCONV_DECLARE(T, S, isa)                                                     \
+    /* y[f] = sum_{t < ntap} w[t] * x[t][f] for f < n rounded up to a multiple of         \
+     * PDNN_DWCONV_FLAT_PAD (x read and y written that far; ntap == 0: zeros) */          \
+    void pdnn_##S##_dwconv_flat__##isa(size_t n, size_t ntap, const T *const *x,           \
+                                       const T *w, T *y);                                  \
     /* y[o] = blend(y[o], sum_{t < ntap} w[t] * x[t][o * st]), o < n */                    \
     void pdnn_##S##_dwconv_row__##isa(size_t n, size_t ntap, const T *const *x, const T *w, \
                                       size_t st, T *y, T alpha, T beta);                   \
@@ -52,6 +61,7 @@ PDNN_DWCONV_DECLARE(double, f64, avx512)
         void (*mac)(size_t, const T *, const T *, T *);                                    \
         void (*macn)(size_t, size_t, const T *, const T *const *, T *, size_t);            \
         void (*axpy)(size_t, T, const T *, T *);                                           \
+        void (*flat)(size_t, size_t, const T *const *, const T *, T *);                    \
     } pdnn_##S##_dwconv_ukernels;
 
 PDNN_DWCONV_TABLE(float, f32)

@@ -83,6 +83,34 @@ static bool dw_chan_last(const dw_geom *d)
     return d->G.xs[1] == 1 && d->G.ys[1] == 1;
 }
 
+/* Short copy and zero loops stay loops (a libc call per row of a few elements costs
+ * more than the row). */
+#define DW_NO_LIBCALLS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+/* Software prefetch of the row `ahead` elements past p (bytes of it), for reading or
+ * (w) writing: a plane's rows are short streams the hardware prefetcher starts late on.
+ * Computed as an integer (the address may lie past the tensor; a prefetch never
+ * faults). */
+#define DW_PF_ROWS 16
+static inline void dw_prefetch_row_(const void *p, int64_t ahead_bytes, int64_t bytes, int w)
+{
+    const uintptr_t a = (uintptr_t)p + (uintptr_t)ahead_bytes;
+    for (int64_t o = 0; o < bytes; o += 64) {
+        if (w)
+            __builtin_prefetch((const void *)(a + (uintptr_t)o), 1, 3);
+        else
+            __builtin_prefetch((const void *)(a + (uintptr_t)o), 0, 3);
+    }
+}
+#define dw_prefetch_row(p, ahead, bytes, w) \
+    dw_prefetch_row_((p), (ahead) * (int64_t)sizeof(*(p)), (bytes), (w))
+
+/* ceil(a / b) for any sign of a, b > 0. */
+static inline int64_t dw_cdiv(int64_t a, int64_t b)
+{
+    return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+
 #define DT float
 #define DS f32
 #define DUK pdnn_f32_dwconv_ukernels

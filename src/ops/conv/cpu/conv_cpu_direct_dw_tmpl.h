@@ -191,6 +191,342 @@ static bool DN(plane_run)(const DUK *uk, const DN(plane) *P, const DT *const *in
     return true;
 }
 
+/* ---- phase planes: 1-d and 2-d, unit column strides, one source plane per output plane
+ *
+ * The source plane (x; dy for backward data) is copied, zero-padded, into sh x sw phase
+ * planes of EH rows and pitch EW: padded element (pr, pc) = source (pr - ph, pc - pw)
+ * lies in phase (pr % sh, pc % sw) at row pr / sh, column pc / sw. Every tap of a
+ * strided output then reads consecutive elements, and a whole band of output rows is
+ * one flat run of the micro-kernel (output (o1, o2) at o1 EW + o2; the columns from OW
+ * to EW are junk, never stored; padding taps add w * 0 as im2col's zeros do). Bands of
+ * about DW_PH_OUT outputs: the source rows a band needs are copied just before it and
+ * its outputs stored just after, so loads, arithmetic and stores of a plane overlap. */
+
+#define DW_PH_BYTES ((size_t)160 << 10) /* per-thread stack buffer */
+#define DW_PH_OUT 1024                   /* flat outputs per band, about */
+#define DW_PH_SLACK(EW) ((EW) + 2 * PDNN_DWCONV_FLAT_PAD)
+
+typedef struct {
+    int64_t H, W, rs;       /* source plane: rows, columns, row stride */
+    int64_t sh, sw, ph, pw; /* phase split and padding before (any sign) */
+    int64_t EH, EW;         /* phase plane rows and pitch */
+} DN(phs);
+
+/* Padded rows [pr0, pr1) of the source into the phase planes at buf (plain loops, not
+ * memset/memcpy calls: rows are short). */
+static DW_NO_LIBCALLS void DN(ph_fill)(const DN(phs) *S, const DT *src, int64_t pr0, int64_t pr1, DT *restrict buf)
+{
+    const int64_t PS = S->EH * S->EW, sw = S->sw, EW = S->EW;
+    for (int64_t pr = pr0; pr < pr1; pr++) {
+        const int64_t i = pr - S->ph;
+        DT *rb = buf + (pr % S->sh) * sw * PS + (pr / S->sh) * EW;
+        if (i < 0 || i >= S->H) {
+            for (int64_t b = 0; b < sw; b++)
+                for (int64_t e = 0; e < EW; e++) rb[b * PS + e] = 0;
+            continue;
+        }
+        const DT *restrict s = src + i * S->rs;
+        dw_prefetch_row(s, S->rs * DW_PF_ROWS, S->W * (int64_t)sizeof(DT), 0);
+        for (int64_t b = 0; b < sw; b++) {
+            /* column e of phase b: source j = e sw + b - pw, inside when 0 <= j < W */
+            DT *restrict dp = rb + b * PS;
+            int64_t e0 = dw_cdiv(S->pw - b, sw), e1 = dw_cdiv(S->W + S->pw - b, sw);
+            e0 = e0 < 0 ? 0 : e0 > EW ? EW : e0;
+            e1 = e1 < e0 ? e0 : e1 > EW ? EW : e1;
+            int64_t e = 0;
+            for (; e < e0; e++) dp[e] = 0;
+            const DT *restrict q = s + (b - S->pw);
+            if (sw == 1)
+                for (; e < e1; e++) dp[e] = q[e];
+            else if (sw == 2)
+                for (; e < e1; e++) dp[e] = q[2 * e];
+            else
+                for (; e < e1; e++) dp[e] = q[e * sw];
+            for (; e < EW; e++) dp[e] = 0;
+        }
+    }
+}
+
+/* A convolution of one source plane into one output plane. */
+typedef struct {
+    DN(phs) S;
+    int kh, kw;
+    int64_t dh, dw;
+    int64_t OH, OW, yrs;
+} DN(phc);
+
+static void DN(phc_init)(DN(phc) *C)
+{
+    DN(phs) *S = &C->S;
+    const int64_t PR = (C->OH - 1) * S->sh + (C->kh - 1) * C->dh + 1;
+    const int64_t PW = (C->OW - 1) * S->sw + (C->kw - 1) * C->dw + 1;
+    S->EH = dw_cdiv(PR, S->sh);
+    S->EW = dw_cdiv(PW, S->sw);
+}
+
+static int64_t DN(phc_rows)(const DN(phc) *C)
+{
+    const int64_t R = DW_PH_OUT / C->S.EW;
+    return R < 1 ? 1 : R > C->OH ? C->OH : R;
+}
+
+/* Buffer elements: phase planes, slack, band outputs. */
+static int64_t DN(phc_need)(const DN(phc) *C)
+{
+    const DN(phs) *S = &C->S;
+    return S->sh * S->sw * S->EH * S->EW + DW_PH_SLACK(S->EW) + DN(phc_rows)(C) * S->EW +
+           PDNN_DWCONV_FLAT_PAD;
+}
+
+/* dst = blend(dst, conv(src)): the taps in (r1, r2) order with weights wt[r1 kw + r2]. */
+static void DN(phc_run)(const DUK *uk, const DN(phc) *C, const DT *src, const DT *wt, DT *dst,
+                        DT alpha, DT beta, DT *buf)
+{
+    const DN(phs) *S = &C->S;
+    const int64_t EW = S->EW, PS = S->EH * EW, nbuf = S->sh * S->sw * PS;
+    DT *ob = buf + nbuf + DW_PH_SLACK(EW);
+    const DT *tp[DW_TAPS_MAX], *bp[DW_TAPS_MAX];
+    int nt = 0;
+    for (int r1 = 0; r1 < C->kh; r1++)
+        for (int r2 = 0; r2 < C->kw; r2++) {
+            const int64_t a = r1 * C->dh, b = r2 * C->dw;
+            tp[nt++] = buf + ((a % S->sh) * S->sw + b % S->sw) * PS + (a / S->sh) * EW + b / S->sw;
+        }
+    const int64_t R = DN(phc_rows)(C);
+    int64_t filled = 0;
+    for (int64_t a = 0; a < C->OH; a += R) {
+        const int64_t b = C->OH - a < R ? C->OH : a + R;
+        const int64_t need = (b - 1) * S->sh + (C->kh - 1) * C->dh + 1;
+        if (need > filled) {
+            DN(ph_fill)(S, src, filled, need, buf);
+            filled = need;
+        }
+        for (int t = 0; t < nt; t++) bp[t] = tp[t] + a * EW;
+        uk->flat((size_t)((b - a) * EW), (size_t)nt, bp, wt, ob);
+        for (int64_t o1 = a; o1 < b; o1++) {
+            dw_prefetch_row(dst + o1 * C->yrs, C->yrs * DW_PF_ROWS, C->OW * (int64_t)sizeof(DT), 1);
+            DN(blend_row)(dst + o1 * C->yrs, ob + (o1 - a) * EW, C->OW, alpha, beta);
+        }
+    }
+}
+
+/* The 2-d plane problems: no depth, unit column strides. */
+static bool DN(ph_applies)(const dw_geom *d)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    return G->kern[0] == 1 && G->in[0] == 1 && G->out[0] == 1 && G->pad[0] == 0 &&
+           G->xs[4] == 1 && G->ys[4] == 1;
+}
+
+/* Threads over `planes` each running with a zeroed stack buffer of `need` elements. */
+#define DW_PH_PARALLEL_BEGIN(planes, work, need)                                          \
+    const int nt_ = dw_threads(nthreads, (planes), (work));                               \
+    _Pragma("omp parallel num_threads(nt_) if (nt_ > 1)")                                 \
+    {                                                                                     \
+        _Alignas(64) DT buf[DW_PH_BYTES / sizeof(DT)];                                    \
+        for (int64_t j_ = 0; j_ < (need); j_++) buf[j_] = 0;                              \
+        _Pragma("omp for schedule(static)")                                               \
+        for (int64_t pl = 0; pl < (planes); pl++) {
+#define DW_PH_PARALLEL_END \
+        }                  \
+    }
+
+static bool DN(fwd_ph)(const dw_geom *d, const DT *x, const DT *w, DT *y, DT alpha, DT beta,
+                       int nthreads)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    if (!DN(ph_applies)(d)) return false;
+    DN(phc) C = {{G->in[1], G->in[2], G->xs[3], G->str[1], G->str[2], G->pad[1], G->pad[2], 0, 0},
+                 (int)G->kern[1], (int)G->kern[2], G->dil[1], G->dil[2],
+                 G->out[1], G->out[2], G->ys[3]};
+    DN(phc_init)(&C);
+    const int64_t need = DN(phc_need)(&C);
+    if (need > (int64_t)(DW_PH_BYTES / sizeof(DT))) return false;
+    const DUK *uk = DSEL();
+    const int64_t planes = d->n * d->k;
+    DW_PH_PARALLEL_BEGIN(planes, (double)planes * G->out[1] * G->out[2] * d->taps, need)
+        const int64_t n = pl / d->k, k = pl % d->k;
+        DT wt[DW_TAPS_MAX];
+        for (int64_t r1 = 0, t = 0; r1 < G->kern[1]; r1++)
+            for (int64_t r2 = 0; r2 < G->kern[2]; r2++) wt[t++] = w[dw_woff(d, k, 0, r1, r2)];
+        DN(phc_run)(uk, &C, x + n * G->xs[0] + (k / d->m) * G->xs[1], wt,
+                    y + n * G->ys[0] + k * G->ys[1], alpha, beta, buf);
+    DW_PH_PARALLEL_END
+    return true;
+}
+
+/* Backward data, multiplier 1. Stride 1: the correlation of dy, padded by
+ * (kern - 1) dil - pad, with the rotated filter. Stride > 1: dx by phases (a, b) of its
+ * rows and columns; phase (a, b) is a unit-stride correlation of the padded dy with the
+ * taps whose (a + pad - r dil) is a multiple of the stride (o = j + (a + pad - r dil) /
+ * s), computed flat per band into one buffer per phase, then interleaved into dx. */
+static bool DN(bwdd_ph)(const dw_geom *d, const DT *dy, const DT *w, DT *dx, DT alpha, DT beta,
+                        int nthreads)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    if (!DN(ph_applies)(d) || d->m != 1) return false;
+    const DUK *uk = DSEL();
+    const int64_t planes = d->n * d->g, kh = G->kern[1], kw = G->kern[2];
+    const double work = (double)planes * G->in[1] * G->in[2] * d->taps;
+    if (G->str[1] == 1 && G->str[2] == 1) {
+        DN(phc) C = {{G->out[1], G->out[2], G->ys[3], 1, 1, (kh - 1) * G->dil[1] - G->pad[1],
+                      (kw - 1) * G->dil[2] - G->pad[2], 0, 0},
+                     (int)kh, (int)kw, G->dil[1], G->dil[2], G->in[1], G->in[2], G->xs[3]};
+        DN(phc_init)(&C);
+        const int64_t need = DN(phc_need)(&C);
+        if (need > (int64_t)(DW_PH_BYTES / sizeof(DT))) return false;
+        DW_PH_PARALLEL_BEGIN(planes, work, need)
+            const int64_t n = pl / d->g, c = pl % d->g;
+            DT wt[DW_TAPS_MAX];
+            for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+                for (int64_t r2 = 0; r2 < kw; r2++)
+                    wt[t++] = w[dw_woff(d, c, 0, kh - 1 - r1, kw - 1 - r2)];
+            DN(phc_run)(uk, &C, dy + n * G->ys[0] + c * G->ys[1], wt,
+                        dx + n * G->xs[0] + c * G->xs[1], alpha, beta, buf);
+        DW_PH_PARALLEL_END
+        return true;
+    }
+    const int64_t sh = G->str[1], sw = G->str[2], H = G->in[1], W = G->in[2];
+    if (sh * sw > 16) return false;
+    /* offsets D = (a + pad - r dil) / s of the valid taps: their range sets dy's padding */
+    int64_t lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
+    for (int64_t a = 0; a < sh; a++)
+        for (int64_t r = 0; r < kh; r++) {
+            const int64_t v = a + G->pad[1] - r * G->dil[1];
+            if (v % sh) continue;
+            lo1 = v / sh < lo1 ? v / sh : lo1;
+            hi1 = v / sh > hi1 ? v / sh : hi1;
+        }
+    for (int64_t b = 0; b < sw; b++)
+        for (int64_t r = 0; r < kw; r++) {
+            const int64_t v = b + G->pad[2] - r * G->dil[2];
+            if (v % sw) continue;
+            lo2 = v / sw < lo2 ? v / sw : lo2;
+            hi2 = v / sw > hi2 ? v / sw : hi2;
+        }
+    const int64_t J1 = dw_cdiv(H, sh), J2 = dw_cdiv(W, sw); /* rows, columns of phase 0 */
+    DN(phs) S = {G->out[1], G->out[2], G->ys[3], 1, 1, -lo1, -lo2, J1 + hi1 - lo1, J2 + hi2 - lo2};
+    const int64_t EW = S.EW, PS = S.EH * EW;
+    int64_t R = DW_PH_OUT / (sh * sw * EW);
+    R = R < 1 ? 1 : R > J1 ? J1 : R;
+    const int64_t obs = R * EW + PDNN_DWCONV_FLAT_PAD; /* one phase's band outputs */
+    const int64_t need = PS + DW_PH_SLACK(EW) + sh * sw * obs;
+    if (need > (int64_t)(DW_PH_BYTES / sizeof(DT))) return false;
+    DW_PH_PARALLEL_BEGIN(planes, work, need)
+        const int64_t n = pl / d->g, c = pl % d->g;
+        DT wt[DW_TAPS_MAX];
+        const DT *tp[DW_TAPS_MAX], *bp[DW_TAPS_MAX];
+        int t0[17], ntap = 0;
+        for (int64_t a = 0; a < sh; a++)
+            for (int64_t b = 0; b < sw; b++) {
+                t0[a * sw + b] = ntap;
+                for (int64_t r1 = 0; r1 < kh; r1++) {
+                    const int64_t v1 = a + G->pad[1] - r1 * G->dil[1];
+                    if (v1 % sh) continue;
+                    for (int64_t r2 = 0; r2 < kw; r2++) {
+                        const int64_t v2 = b + G->pad[2] - r2 * G->dil[2];
+                        if (v2 % sw) continue;
+                        wt[ntap] = w[dw_woff(d, c, 0, r1, r2)];
+                        tp[ntap++] = buf + (v1 / sh - lo1) * EW + (v2 / sw - lo2);
+                    }
+                }
+            }
+        t0[sh * sw] = ntap;
+        DN(ph_fill)(&S, dy + n * G->ys[0] + c * G->ys[1], 0, S.EH, buf);
+        DT *ob = buf + PS + DW_PH_SLACK(EW), *xp = dx + n * G->xs[0] + c * G->xs[1];
+        for (int64_t u = 0; u < J1; u += R) {
+            const int64_t v = J1 - u < R ? J1 : u + R;
+            for (int64_t ph = 0; ph < sh * sw; ph++) {
+                for (int t = t0[ph]; t < t0[ph + 1]; t++) bp[t] = tp[t] + u * EW;
+                uk->flat((size_t)((v - u) * EW), (size_t)(t0[ph + 1] - t0[ph]), bp + t0[ph],
+                         wt + t0[ph], ob + ph * obs);
+            }
+            for (int64_t j1 = u; j1 < v; j1++)
+                for (int64_t a = 0; a < sh && a + j1 * sh < H; a++) {
+                    DT *row = xp + (a + j1 * sh) * G->xs[3];
+                    const DT *o0 = ob + a * sw * obs + (j1 - u) * EW;
+                    if (sw == 2) {
+                        const DT *o1 = o0 + obs;
+                        const int64_t np = W / 2; /* (even, odd) column pairs */
+                        int64_t j = 0;
+                        if (beta != 0)
+                            for (; j < np; j++) {
+                                DT e = alpha * o0[j], f = alpha * o1[j];
+                                DT ue = beta * row[2 * j], uf = beta * row[2 * j + 1];
+                                row[2 * j] = e + ue;
+                                row[2 * j + 1] = f + uf;
+                            }
+                        else
+                            for (; j < np; j++) {
+                                row[2 * j] = alpha * o0[j];
+                                row[2 * j + 1] = alpha * o1[j];
+                            }
+                        if (2 * j < W) DN(blend)(row + 2 * j, o0[j], alpha, beta);
+                        continue;
+                    }
+                    for (int64_t b = 0; b < sw; b++)
+                        for (int64_t j = 0; b + j * sw < W; j++)
+                            DN(blend)(row + b + j * sw, o0[b * obs + j], alpha, beta);
+                }
+        }
+    DW_PH_PARALLEL_END
+    return true;
+}
+
+/* Backward filter: per channel, every image's x in phase planes against dy copied flat
+ * (pitch EW, zeros in the junk columns and up to a multiple of 16), all taps in one
+ * micro-kernel pass; DW_LANES partial sums per tap summed in order at the end. */
+static bool DN(bwdf_ph)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, DT alpha, DT beta,
+                        int nthreads)
+{
+    const pdnn_conv_geom3 *G = &d->G;
+    if (!DN(ph_applies)(d) || d->taps * DW_LANES > DW_ACC) return false;
+    DN(phc) C = {{G->in[1], G->in[2], G->xs[3], G->str[1], G->str[2], G->pad[1], G->pad[2], 0, 0},
+                 (int)G->kern[1], (int)G->kern[2], G->dil[1], G->dil[2],
+                 G->out[1], G->out[2], G->ys[3]};
+    DN(phc_init)(&C);
+    const DN(phs) *S = &C.S;
+    const int64_t EW = S->EW, PS = S->EH * EW, nbuf = S->sh * S->sw * PS;
+    const int64_t nf = (C.OH * EW + DW_LANES - 1) / DW_LANES * DW_LANES;
+    const int64_t need = nbuf + DW_PH_SLACK(EW) + nf;
+    if (need > (int64_t)(DW_PH_BYTES / sizeof(DT))) return false;
+    const DUK *uk = DSEL();
+    const int64_t T = d->taps;
+    DW_PH_PARALLEL_BEGIN(d->k, (double)d->n * d->k * C.OH * C.OW * T, need)
+        const int64_t k = pl;
+        DT acc[DW_ACC];
+        const DT *tp[DW_TAPS_MAX];
+        DT *yb = buf + nbuf + DW_PH_SLACK(EW);
+        for (int64_t j = 0; j < T * DW_LANES; j++) acc[j] = 0;
+        int nt = 0;
+        for (int r1 = 0; r1 < C.kh; r1++)
+            for (int r2 = 0; r2 < C.kw; r2++) {
+                const int64_t a = r1 * C.dh, b = r2 * C.dw;
+                tp[nt++] = buf + ((a % S->sh) * S->sw + b % S->sw) * PS + (a / S->sh) * EW +
+                           b / S->sw;
+            }
+        for (int64_t n = 0; n < d->n; n++) {
+            DN(ph_fill)(S, x + n * G->xs[0] + (k / d->m) * G->xs[1], 0, S->EH * S->sh, buf);
+            const DT *yp = dy + n * G->ys[0] + k * G->ys[1];
+            for (int64_t o1 = 0; o1 < C.OH; o1++) {
+                DT *restrict e = yb + o1 * EW;
+                const DT *restrict yr = yp + o1 * C.yrs;
+                int64_t o2 = 0;
+                for (; o2 < C.OW; o2++) e[o2] = yr[o2];
+                for (; o2 < EW; o2++) e[o2] = 0;
+            }
+            uk->dot16n((size_t)nf, (size_t)T, yb, tp, acc);
+        }
+        for (int64_t r1 = 0, t = 0; r1 < C.kh; r1++)
+            for (int64_t r2 = 0; r2 < C.kw; r2++, t++) {
+                DT sum = 0;
+                for (int j = 0; j < DW_LANES; j++) sum += acc[t * DW_LANES + j];
+                DN(blend)(dw + dw_woff(d, k, 0, r1, r2), sum, alpha, beta);
+            }
+    DW_PH_PARALLEL_END
+    return true;
+}
+
 /* Index tuple of a row, advanced in place (last fastest). */
 static inline void DN(next)(int64_t *i, const int64_t *dim, int nd)
 {
@@ -236,6 +572,7 @@ static void DN(fwd_rows)(const dw_geom *d, const DT *x, const DT *w, DT *y, DT a
 {
     const pdnn_conv_geom3 *G = &d->G;
     const DUK *uk = DSEL();
+    if (DN(fwd_ph)(d, x, w, y, alpha, beta, nthreads)) return;
     if (DN(fwd_planes)(d, x, w, y, alpha, beta, nthreads)) return;
     const int64_t rows = d->n * d->k * G->out[0] * G->out[1];
     const int64_t e_lo = -G->pad[2], e_hi = (G->kern[2] - 1) * G->dil[2] - G->pad[2];
@@ -323,6 +660,7 @@ static void DN(bwdd_rows)(const dw_geom *d, const DT *dy, const DT *w, DT *dx, D
 {
     const pdnn_conv_geom3 *G = &d->G;
     const DUK *uk = DSEL();
+    if (DN(bwdd_ph)(d, dy, w, dx, alpha, beta, nthreads)) return;
     if (DN(bwdd_planes)(d, dy, w, dx, alpha, beta, nthreads)) return;
     const int64_t rows = d->n * d->g * G->in[0] * G->in[1];
     const bool fast = G->str[2] == 1 && G->xs[4] == 1 && G->ys[4] == 1 &&
@@ -486,6 +824,7 @@ static void DN(bwdf_rows)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, D
 {
     const pdnn_conv_geom3 *G = &d->G;
     const DUK *uk = DSEL();
+    if (DN(bwdf_ph)(d, x, dy, dw, alpha, beta, nthreads)) return;
     if (DN(bwdf_planes)(d, x, dy, dw, alpha, beta, nthreads)) return;
     const int64_t T = d->taps;
     const int nt = dw_threads(nthreads, d->k,
