@@ -12,6 +12,9 @@
  *   out:    a x a -> 4 x 4  Y = A^T M A          (output transform)
  *   dyt:    4 x 4 -> a x a  Z = A dY A^T         (output-gradient transform, backward filter)
  *   fltinv: a x a -> r x r  dg = G^T W G         (filter-gradient transform, backward filter)
+ *   deint:  d[e * ds + l] = s[l * ss + e] for e < a: lane l's window of a columns in one
+ *           row of x, windows ss apart (ss = 4: the input tiles of one tile row), dealt
+ *           to a rows of lanes (a copy; the only kernel with that layout for s)
  * Each output is one fixed expression of its inputs (no FMA contraction under -std=c11),
  * the same for every lane, so results never depend on how lanes are grouped; they may
  * differ between ISA levels (vector width only; same operations). s and d must not
@@ -39,13 +42,15 @@ typedef void (*pdnn_f64_wino_fn)(size_t n, const double *s, ptrdiff_t ss, double
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_flt__##isa);  \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_out__##isa);  \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_dyt__##isa);  \
-    PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_fltinv__##isa)
+    PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_fltinv__##isa); \
+    PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_deint__##isa)
 #define PDNN_F64_WINO_SET(v, isa)                          \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_in__##isa);   \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_flt__##isa);  \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_out__##isa);  \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_dyt__##isa);  \
-    PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_fltinv__##isa)
+    PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_fltinv__##isa); \
+    PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_deint__##isa)
 
 /* Plain C compiled for baseline x86-64 (SSE2), for AVX2 + FMA3 and for AVX-512 (gcc
  * vectorizes the lanes at each width). */

@@ -65,6 +65,14 @@ static bool pack_filter(const pdnn_conv_gemm_geom *g, bool wt)
     return wt || g->ncols > 2 * (int64_t)g->uk->nr;
 }
 
+/* Whether the packed filter of one group stays in a core's L2 cache while a panel of
+ * columns runs through it (the panel-at-a-time order); larger filters go through output
+ * blocks, whose A block is reused across several panels. */
+static bool filter_fits(const pdnn_conv_gemm_geom *g)
+{
+    return g->geo.kg * g->taps * (int64_t)g->es <= ((int64_t)1 << 20);
+}
+
 static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_arena *a,
                        fwd_bufs *b)
 {
@@ -287,7 +295,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 const int64_t ncol = icols - col0 < chunk ? icols - col0 : chunk;
                 const int64_t gcol0 = n0 * g.npix + col0; /* column in the whole batch */
                 const int64_t npan = (ncol + nr - 1) / nr;
-                if (npan >= 4 * nt) {
+                if (npan >= 4 * nt && filter_fits(&g)) {
                     /* enough panels for every thread: each packs a panel and multiplies
                      * it by the whole filter at once, while it sits in its cache */
 #pragma omp for schedule(static)

@@ -98,6 +98,7 @@ typedef enum {
     PDNN_WINO_OUT,
     PDNN_WINO_DYT,
     PDNN_WINO_FLTINV,
+    PDNN_WINO_DEINT,
     PDNN_WINO_NOPS
 } pdnn_wino_op;
 

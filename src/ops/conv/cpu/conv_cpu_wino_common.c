@@ -12,10 +12,10 @@
     {PDNN_ISA_##isa##_ID,                                                                  \
      {pdnn_f32_wino##v##_in__##isa, pdnn_f32_wino##v##_flt__##isa,                         \
       pdnn_f32_wino##v##_out__##isa, pdnn_f32_wino##v##_dyt__##isa,                        \
-      pdnn_f32_wino##v##_fltinv__##isa},                                                   \
+      pdnn_f32_wino##v##_fltinv__##isa, pdnn_f32_wino##v##_deint__##isa},                  \
      {pdnn_f64_wino##v##_in__##isa, pdnn_f64_wino##v##_flt__##isa,                         \
       pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                        \
-      pdnn_f64_wino##v##_fltinv__##isa}}
+      pdnn_f64_wino##v##_fltinv__##isa, pdnn_f64_wino##v##_deint__##isa}}
 #define PDNN_ISA_avx512_ID PDNN_ISA_AVX512
 #define PDNN_ISA_avx2_ID PDNN_ISA_AVX2
 #define PDNN_ISA_scalar_ID PDNN_ISA_SCALAR
@@ -152,41 +152,12 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
-/* Rows of lanes <-> rows of 4-element groups (the columns of consecutive tiles of one
- * tile row): d_j[l] = r[4 l + j] (j < alpha = 6 or 8 (deint8): windows overlap by
- * alpha - 4) and r[4 l + j] =
- * alpha d_j[l] (j < 4); y = r + beta y. Restrict rows, so gcc vectorizes them (this file
- * is compiled for baseline x86-64: 4-float vectors suit runs of a few tiles). */
+/* Rows of lanes -> rows of 4-element groups (the columns of consecutive output tiles of
+ * one tile row): r[4 l + j] = alpha d_j[l] (j < 4); y = r + beta y. Restrict rows, so
+ * gcc vectorizes them (this file is compiled for baseline x86-64). The other way, the
+ * input windows of a tile row dealt to rows of lanes, is the transform set's deint
+ * kernel (vectorized at the machine's ISA). */
 #define WINO_ROWS(T, sfx)                                                                   \
-    static void deint_##sfx(int64_t len, const T *restrict r, T *restrict d0,               \
-                            T *restrict d1, T *restrict d2, T *restrict d3, T *restrict d4, \
-                            T *restrict d5)                                                 \
-    {                                                                                       \
-        for (int64_t l = 0; l < len; l++) {                                                 \
-            d0[l] = r[4 * l];                                                               \
-            d1[l] = r[4 * l + 1];                                                           \
-            d2[l] = r[4 * l + 2];                                                           \
-            d3[l] = r[4 * l + 3];                                                           \
-            d4[l] = r[4 * l + 4];                                                           \
-            d5[l] = r[4 * l + 5];                                                           \
-        }                                                                                   \
-    }                                                                                       \
-    static void deint8_##sfx(int64_t len, const T *restrict r, T *restrict d0,              \
-                             T *restrict d1, T *restrict d2, T *restrict d3,                \
-                             T *restrict d4, T *restrict d5, T *restrict d6,                \
-                             T *restrict d7)                                                \
-    {                                                                                       \
-        for (int64_t l = 0; l < len; l++) {                                                 \
-            d0[l] = r[4 * l];                                                               \
-            d1[l] = r[4 * l + 1];                                                           \
-            d2[l] = r[4 * l + 2];                                                           \
-            d3[l] = r[4 * l + 3];                                                           \
-            d4[l] = r[4 * l + 4];                                                           \
-            d5[l] = r[4 * l + 5];                                                           \
-            d6[l] = r[4 * l + 6];                                                           \
-            d7[l] = r[4 * l + 7];                                                           \
-        }                                                                                   \
-    }                                                                                       \
     static void inter_##sfx(int64_t len, T *restrict r, const T *restrict d0,               \
                             const T *restrict d1, const T *restrict d2,                     \
                             const T *restrict d3, T alpha)                                  \
@@ -318,25 +289,9 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
                 src[i] = row;
             }
         }
-        for (int i = 0; i < a; i++) {
-            if (es == sizeof(float)) {
-                float *d = (float *)D + a * i * nr + l;
-                if (a == 8)
-                    deint8_f32(r.len, (const float *)src[i], d, d + nr, d + 2 * nr, d + 3 * nr,
-                               d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
-                else
-                    deint_f32(r.len, (const float *)src[i], d, d + nr, d + 2 * nr, d + 3 * nr,
-                              d + 4 * nr, d + 5 * nr);
-            } else {
-                double *d = (double *)D + a * i * nr + l;
-                if (a == 8)
-                    deint8_f64(r.len, (const double *)src[i], d, d + nr, d + 2 * nr,
-                               d + 3 * nr, d + 4 * nr, d + 5 * nr, d + 6 * nr, d + 7 * nr);
-                else
-                    deint_f64(r.len, (const double *)src[i], d, d + nr, d + 2 * nr,
-                              d + 3 * nr, d + 4 * nr, d + 5 * nr);
-            }
-        }
+        for (int i = 0; i < a; i++)
+            pdnn_wino_transform(g, PDNN_WINO_DEINT, (size_t)r.len, src[i], 4,
+                                D + (a * i * nr + l) * (int64_t)es, nr);
         l += r.len;
     }
     for (int k = 0; k < g->xi; k++)

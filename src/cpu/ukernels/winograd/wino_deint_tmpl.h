@@ -1,0 +1,43 @@
+/* The deint kernel (wino_ukernels.h) of one transform set, included by wino4x3_tmpl.h
+ * and wino4x5_tmpl.h after they define UK_T, UK_NAME(op) and UK_ALPHA (the tile's
+ * points: 6 or 8). One loop over lanes writing every output row (restrict pointers):
+ * with the window step a compile-time 4, gcc turns the strided loads into whole-vector
+ * loads and lane permutes at the file's ISA (runs of 16 lanes or more; the f32 AVX-512
+ * files define UK_DEINT_F32_AVX512 for a masked version, wino_deint_avx512.h). */
+
+void UK_NAME(deint)(size_t n, const UK_T *restrict s, ptrdiff_t ss, UK_T *restrict d,
+                    ptrdiff_t ds)
+{
+#ifdef UK_DEINT_F32_AVX512
+    if (ss == 4) {
+        pdnn_wino_deint_f32_avx512(n, s, d, ds, UK_ALPHA);
+        return;
+    }
+#endif
+    UK_T *restrict d0 = d, *restrict d1 = d + ds, *restrict d2 = d + 2 * ds;
+    UK_T *restrict d3 = d + 3 * ds, *restrict d4 = d + 4 * ds, *restrict d5 = d + 5 * ds;
+#if UK_ALPHA == 8
+    UK_T *restrict d6 = d + 6 * ds, *restrict d7 = d + 7 * ds;
+#define UK_DEINT_MORE(st) d6[l] = s[(st) * l + 6], d7[l] = s[(st) * l + 7]
+#else
+#define UK_DEINT_MORE(st) (void)0
+#endif
+#define UK_DEINT(st)                                                                       \
+    for (size_t l = 0; l < n; l++) {                                                       \
+        d0[l] = s[(st) * l];                                                               \
+        d1[l] = s[(st) * l + 1];                                                           \
+        d2[l] = s[(st) * l + 2];                                                           \
+        d3[l] = s[(st) * l + 3];                                                           \
+        d4[l] = s[(st) * l + 4];                                                           \
+        d5[l] = s[(st) * l + 5];                                                           \
+        UK_DEINT_MORE(st);                                                                 \
+    }
+    if (ss == 4) {
+        UK_DEINT(4)
+    } else {
+        const size_t st = (size_t)ss;
+        UK_DEINT(st)
+    }
+#undef UK_DEINT
+#undef UK_DEINT_MORE
+}
