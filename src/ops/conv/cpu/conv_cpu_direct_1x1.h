@@ -2,6 +2,7 @@
 #ifndef PDNN_CONV_CPU_DIRECT_1X1_H
 #define PDNN_CONV_CPU_DIRECT_1X1_H
 
+#include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 /* The 1x1 family in direction dir: pdnn_conv_gemm_supports, every filter dim 1, no
@@ -10,5 +11,19 @@ bool pdnn_conv_1x1_family(const pdnn_conv_problem *p, pdnn_conv_dir dir, const c
 
 /* x and y both have unit channel stride (channels-last): the pixel-major engine. */
 bool pdnn_conv_1x1_pixel_major(const pdnn_conv_gemm_geom *g);
+
+/* Output pixels o -> sum_d o_d st_d (over the output dims) evenly spaced? Sets *step
+ * (1 when there is a single pixel). */
+bool pdnn_conv_1x1_pixel_step(const pdnn_conv_geom3 *G, const int64_t st[3], int64_t *step);
+
+/* The ldb fast path (conv_cpu_direct_1x1_ldb.c) applies: FLOAT, not pixel-major, every
+ * x pixel read and, within an image, output pixels contiguous in x and in y. */
+bool pdnn_conv_1x1_ldb_applies(const pdnn_conv_gemm_geom *g);
+/* Runs forward (dir FWD: src x, dst y) or backward data (src dy, dst dx) on that path
+ * with nt threads. Forward needs no workspace; backward data packs W^T into ws (the
+ * GEMM A panels of every group: g * pdnn_gemm_packed_a_elems(Cg, Kg) floats) when ws is
+ * not NULL, else reads it in place. */
+void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                           pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt);
 
 #endif

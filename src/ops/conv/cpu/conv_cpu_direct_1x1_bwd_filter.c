@@ -45,22 +45,6 @@ typedef struct {
     int64_t mbr, mb, cbp, cb, ntasks;
 } bwdf_plan;
 
-/* Pixel offsets o -> sum_d o_d st_d over the output dims evenly spaced? */
-static bool pixel_step(const pdnn_conv_geom3 *G, const int64_t st[3], int64_t *step)
-{
-    int64_t s = 0, inner = 1;
-    for (int d = 2; d >= 0; d--) {
-        if (G->out[d] == 1) continue;
-        if (s == 0)
-            s = st[d];
-        else if (st[d] != s * inner)
-            return false;
-        inner *= G->out[d];
-    }
-    *step = s == 0 ? 1 : s;
-    return true;
-}
-
 static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            bwdf_plan *pl)
 {
@@ -73,7 +57,7 @@ static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     pl->b_cs = pl->a_is_x ? G->ys[1] : G->xs[1];
     int64_t st[3];
     for (int d = 0; d < 3; d++) st[d] = pl->a_is_x ? G->str[d] * G->xs[2 + d] : G->ys[2 + d];
-    pl->inplace = pixel_step(G, st, &pl->astep) && pl->astep >= 1 && pl->astep <= 4;
+    pl->inplace = pdnn_conv_1x1_pixel_step(G, st, &pl->astep) && pl->astep >= 1 && pl->astep <= 4;
     pl->kcmax = pdnn_conv_pe_kc(g->uk, g->es);
     (void)p;
 }

@@ -1,0 +1,94 @@
+/* Body of the SIMD ldb GEMM micro-kernels (internal), included by each
+ * f32_gemm_ldb_<MR>x<NR>__<isa>.c file after the same macros as gemm_ukernel_tmpl.h
+ * (UK_FN UK_T UK_MR UK_NV UK_W V VZERO VSET1 VLOADU VSTOREU VFMA VMUL VADD VMASK
+ * VMASK_FIRST VMLOADZ VMSTORE). Contract in gemm_ldb_ukernels.h. The body is
+ * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
+ * narrow tile runs only the multiply-adds of its columns; the accumulators stay in
+ * registers. */
+
+#define UK_NR (UK_NV * UK_W)
+#define UK_UNROLL _Pragma("GCC unroll 16")
+#define UK_LINES ((int)(UK_NR * sizeof(UK_T) / 64))
+
+static inline __attribute__((always_inline)) void
+uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
+        const UK_T *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a, const UK_T *restrict b,
+        ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf)
+{
+    ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
+    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    V acc[UK_MR][UK_NV];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
+        acc[i][j] = VZERO();
+    for (size_t k = 0; k < kc; k++) {
+        V bv[UK_NV];
+        UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+            if (j >= nv) break;
+            bv[j] = masked && j == nv - 1 ? VMLOADZ(mk, b + UK_W * j) : VLOADU(b + UK_W * j);
+        }
+        if (pf) {
+            UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
+                _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T0);
+            pf += ldb;
+        }
+        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+            const V ai = VSET1(a[ao[i]]);
+            UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+                if (j >= nv) break;
+                acc[i][j] = VFMA(ai, bv[j], acc[i][j]);
+            }
+        }
+        a += cs_a;
+        b += ldb;
+    }
+    const V va = VSET1(alpha), vb = VSET1(beta);
+    const int rd = beta != (UK_T)0; /* C is read */
+    UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+        if ((size_t)i >= mr) break;
+        UK_T *ci = c + i * rs_c;
+        UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+            if (j >= nv) break;
+            V v = VMUL(va, acc[i][j]);
+            if (masked && j == nv - 1) {
+                if (rd) v = VADD(v, VMUL(vb, VMLOADZ(mk, ci + UK_W * j)));
+                VMSTORE(ci + UK_W * j, mk, v);
+            } else {
+                if (rd) v = VADD(v, VMUL(vb, VLOADU(ci + UK_W * j)));
+                VSTOREU(ci + UK_W * j, v);
+            }
+        }
+    }
+}
+
+#define UK_CASE(n)                                                                        \
+    case n:                                                                               \
+        if (rem)                                                                          \
+            uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf);   \
+        else                                                                              \
+            uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf);   \
+        break
+
+void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+           ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
+           ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf)
+{
+    if (mr == 0 || nr == 0) return;
+    if (nr > UK_NR) nr = UK_NR;
+    const size_t rem = nr % UK_W, nv = (nr + UK_W - 1) / UK_W;
+    const VMASK mk = VMASK_FIRST(rem ? rem : 1);
+    switch (nv) {
+#if UK_NV >= 4
+        UK_CASE(4);
+        UK_CASE(3);
+#endif
+        UK_CASE(2);
+    default:
+        UK_CASE(1);
+    }
+}
+
+#undef UK_CASE
+#undef UK_LINES
+#undef UK_NR
+#undef UK_UNROLL

@@ -1,0 +1,172 @@
+/* Channel-major 1x1 convolutions with the data read in place ("ldb" micro-kernels):
+ * the fast path of conv_cpu_direct_1x1.c's forward and backward data for FLOAT tensors
+ * whose output pixels are contiguous in both x and y within an image (NCHW-like with
+ * unit stride, no cropping). Per image n and group:
+ *   forward:       Y_n[Kg x P] = W[Kg x Cg] * X_n[Cg x P]
+ *   backward data: dX_n[Cg x P] = W^T[Cg x Kg] * dY_n[Kg x P]
+ * A (the filter) is read in place (6 rows broadcast), B (the data: channel rows of P
+ * contiguous pixels) in place by the ldb kernel, which prefetches the next pixel panel's
+ * rows while it computes. No packing, no workspace.
+ *
+ * The sum over the channels runs in blocks of LDB_KC at fixed places (the first blends
+ * with beta, later ones add), each block in increasing order: results depend only on the
+ * data, never on the tiling or the thread count (threads split images, pixel panels and
+ * row blocks of the output). Exact on small integers. */
+#include "ops/conv/cpu/conv_cpu_direct_1x1.h"
+
+#include "cpu/cache.h"
+
+/* Channel block of the sums. */
+#define LDB_KC 256
+/* Backward data packs W^T when each of its elements serves at least this many pixel
+ * panels (below, one pass reads it in place for less). */
+#define LDB_PACK_REUSE 8
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+bool pdnn_conv_1x1_pixel_step(const pdnn_conv_geom3 *G, const int64_t st[3], int64_t *step)
+{
+    int64_t s = 0, inner = 1;
+    for (int d = 2; d >= 0; d--) {
+        if (G->out[d] == 1) continue;
+        if (s == 0)
+            s = st[d];
+        else if (st[d] != s * inner)
+            return false;
+        inner *= G->out[d];
+    }
+    *step = s == 0 ? 1 : s;
+    return true;
+}
+
+bool pdnn_conv_1x1_ldb_applies(const pdnn_conv_gemm_geom *g)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    if (g->t != PDNN_DATA_FLOAT || g->npix != g->nin || pdnn_conv_1x1_pixel_major(g)) return false;
+    int64_t xst[3], yst[3], sx, sy;
+    for (int d = 0; d < 3; d++) {
+        xst[d] = G->str[d] * G->xs[2 + d];
+        yst[d] = G->ys[2 + d];
+    }
+    return pdnn_conv_1x1_pixel_step(G, xst, &sx) && sx == 1 &&
+           pdnn_conv_1x1_pixel_step(G, yst, &sy) && sy == 1;
+}
+
+typedef struct {
+    const pdnn_gemm_ldb_ukernel *uk;
+    int64_t m, k, np, g, n;
+    const float *a; /* A(i, kk) at a + grp * a_gs + (i / mr) * a_ps + (i % mr) * a_rs + kk * a_cs */
+    int64_t a_gs, a_ps, a_rs, a_cs;
+    const float *b;
+    int64_t b_ns, b_gs, ldb;
+    float *c;
+    int64_t c_ns, c_gs, rs_c;
+    float alpha, beta;
+    int64_t mbr, mb, pbp, pb, ntasks;
+} ldb_run;
+
+static void ldb_tiles(ldb_run *r, size_t es, int nt)
+{
+    const int64_t mr = r->uk->mr, nr = r->uk->nr, npan = max64(cdiv(r->np, nr), 1);
+    const size_t l2 = pdnn_cpu_cache_sizes()->l2;
+    const int64_t kc = min64(LDB_KC, max64(r->k, 1));
+    const int64_t want = nt > 1 ? 4 * (int64_t)nt : 1;
+    /* a KC x (pbp * NR) block of B takes at most half of L2 */
+    r->pbp = min64(npan, max64(1, (int64_t)(l2 / 2 / ((size_t)(kc * nr) * es))));
+    r->pbp = cdiv(npan, cdiv(npan, r->pbp)); /* equal blocks */
+    r->mbr = cdiv(r->m, mr) * mr;
+    for (;;) {
+        r->mb = cdiv(r->m, r->mbr);
+        r->pb = cdiv(npan, r->pbp);
+        r->ntasks = r->g * r->n * r->mb * r->pb;
+        if (r->ntasks >= want) break;
+        if (r->pbp > 1)
+            r->pbp = cdiv(r->pbp, 2);
+        else if (r->mbr > mr)
+            r->mbr = cdiv(cdiv(r->mbr, 2), mr) * mr;
+        else
+            break;
+    }
+}
+
+/* Task t: rows [i0, i1) x pixel panels [q0, q1) of one image and group; per channel
+ * block, each row panel of A runs across the pixel panels (B's block stays in L2, C is
+ * written along its rows). The first row panel prefetches the next pixel panel. */
+static void ldb_task(const ldb_run *r, int64_t t)
+{
+    const int64_t mr = r->uk->mr, nr = r->uk->nr;
+    const int64_t per = r->mb * r->pb, item = t / per, rem = t % per;
+    const int64_t grp = item % r->g, n = item / r->g;
+    const int64_t i0 = (rem / r->pb) * r->mbr, i1 = min64(r->m, i0 + r->mbr);
+    const int64_t q0 = (rem % r->pb) * r->pbp, q1 = min64(cdiv(r->np, nr), q0 + r->pbp);
+    const float *ag = r->a + grp * r->a_gs;
+    const float *bg = r->b + n * r->b_ns + grp * r->b_gs;
+    float *cg = r->c + n * r->c_ns + grp * r->c_gs;
+    int64_t pc = 0;
+    do {
+        const int64_t kc = min64(LDB_KC, r->k - pc);
+        const float beff = pc == 0 ? r->beta : 1.0f;
+        for (int64_t i = i0; i < i1; i += mr) {
+            const float *a = ag + (i / mr) * r->a_ps + pc * r->a_cs;
+            float *c = cg + i * r->rs_c;
+            for (int64_t q = q0; q < q1; q++) {
+                const float *b = bg + pc * r->ldb + q * nr;
+                r->uk->f32((size_t)min64(mr, i1 - i), (size_t)min64(nr, r->np - q * nr),
+                           (size_t)kc, a, r->a_rs, r->a_cs, b, r->ldb, c + q * nr, r->rs_c,
+                           r->alpha, beff, i == i0 && q + 1 < q1 ? b + nr : NULL);
+            }
+        }
+        pc += kc;
+    } while (pc < r->k);
+}
+
+void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                           pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1];
+    const bool fwd = dir == PDNN_CONV_FWD;
+    ldb_run r = {
+        .uk = pdnn_gemm_ldb_ukernel_select_f32(), .np = g->npix, .g = g->g, .n = g->n,
+        .a = arg->wei, .a_gs = kg * ws0,
+        .alpha = (float)arg->alpha, .beta = (float)arg->beta,
+    };
+    const int64_t mr = r.uk->mr;
+    if (fwd) { /* A = W (rows k), B = x, C = y */
+        r.m = kg, r.k = cg, r.a_rs = ws0, r.a_cs = ws1;
+        r.b = arg->src, r.b_ns = G->xs[0], r.b_gs = cg * G->xs[1], r.ldb = G->xs[1];
+        r.c = arg->dst, r.c_ns = G->ys[0], r.c_gs = kg * G->ys[1], r.rs_c = G->ys[1];
+    } else { /* A = W^T (rows c), B = dy, C = dx */
+        r.m = cg, r.k = kg, r.a_rs = ws1, r.a_cs = ws0;
+        r.b = arg->src, r.b_ns = G->ys[0], r.b_gs = kg * G->ys[1], r.ldb = G->ys[1];
+        r.c = arg->dst, r.c_ns = G->xs[0], r.c_gs = cg * G->xs[1], r.rs_c = G->xs[1];
+    }
+    r.a_ps = mr * r.a_rs;
+    if (r.m == 0 || r.np == 0 || r.n == 0) return;
+    /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
+     * is packed into MR-row panels (contiguous reads) */
+    const bool pack = !fwd && ws != NULL && r.k > 0 && g->uk->mr == mr &&
+                      r.n * cdiv(r.np, r.uk->nr) >= LDB_PACK_REUSE;
+    const int64_t mp = cdiv(r.m, mr), agsz = mp * mr * r.k;
+    float *ap = ws;
+    ldb_tiles(&r, g->es, nt);
+    ldb_run rp = r;
+    if (pack) {
+        rp.a = ap, rp.a_gs = agsz, rp.a_ps = mr * r.k, rp.a_rs = 1, rp.a_cs = mr;
+    }
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        if (pack) {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < r.g * mp; i++) {
+                const int64_t grp = i / mp, q = i % mp, rows = min64(mr, r.m - q * mr);
+                pdnn_gemm_pack_a(g->uk, rows, r.k, r.a + grp * r.a_gs + q * mr * r.a_rs, r.a_rs,
+                                 r.a_cs, ap + grp * agsz + q * mr * r.k);
+            }
+        }
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < rp.ntasks; t++) ldb_task(&rp, t);
+    }
+}
