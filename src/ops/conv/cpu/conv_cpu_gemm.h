@@ -45,6 +45,7 @@ typedef struct {
     int64_t nin;                /* prod(in) */
     int64_t ncols;              /* N * P */
     bool ycol_affine;           /* y offset of column (n, p) == col * ycs (+ k * ys[1]) */
+    bool ypix_affine;           /* within one image: n * ys[0] + p * ycs (NCHW y) */
     int64_t ycs;
 } pdnn_conv_gemm_geom;
 

@@ -104,6 +104,7 @@ void pdnn_conv_gemm_geom_init(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g
         inner *= g->geo.out[d];
     }
     if (ps == 0) ps = g->npix == 1 ? g->geo.ys[0] : 1;
+    g->ypix_affine = affine;
     if (g->n > 1 && g->geo.ys[0] != ps * g->npix) affine = false;
     g->ycol_affine = affine;
     g->ycs = ps;
@@ -380,7 +381,10 @@ PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, in
         for (int64_t m = 0; m < lo; m++) d[m] = (T)0;                                      \
         const T *s = (const T *)src + (q + ph * lo - pb) * ss;                             \
         const int64_t st = ph * ss;                                                        \
-        for (int64_t m = lo; m < hi; m++) d[m] = s[(m - lo) * st];                         \
+        if (st == 2) /* a constant step: vectorized */                                     \
+            for (int64_t m = lo; m < hi; m++) d[m] = s[2 * (m - lo)];                      \
+        else                                                                               \
+            for (int64_t m = lo; m < hi; m++) d[m] = s[(m - lo) * st];                     \
         for (int64_t m = hi; m < wq; m++) d[m] = (T)0;                                     \
     }
 static void pad_row_phased(char *dst, int64_t len, int64_t ph, int64_t wq, const char *src,

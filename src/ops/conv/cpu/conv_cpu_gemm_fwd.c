@@ -185,8 +185,11 @@ static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, int64_t a_ps
     const int64_t T = g->taps;
     const size_t es = g->es;
     char *c = y + (grp * g->geo.kg + i0) * g->geo.ys[1] * (int64_t)es;
-    if (g->ycol_affine) {
-        c += gcol * g->ycs * (int64_t)es;
+    if (g->ycol_affine || (g->ypix_affine && gcol / g->npix == (gcol + nn - 1) / g->npix)) {
+        /* the columns are evenly spaced in y (within one image at least) */
+        c += (g->ycol_affine ? gcol * g->ycs
+                             : gcol / g->npix * g->geo.ys[0] + gcol % g->npix * g->ycs) *
+             (int64_t)es;
         pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], g->ycs, NULL,
                         alpha, beta);
     } else {
