@@ -204,22 +204,38 @@ static bool DN(plane_run)(const DUK *uk, const DN(plane) *P, const DT *const *in
 
 #define DW_PH_BYTES ((size_t)160 << 10) /* per-thread stack buffer */
 #define DW_PH_OUT 1024                   /* flat outputs per band, about */
+#define DW_PH_SMAX 8 /* strides at most */
 #define DW_PH_SLACK(EW) ((EW) + 2 * PDNN_DWCONV_FLAT_PAD)
 
 typedef struct {
     int64_t H, W, rs;       /* source plane: rows, columns, row stride */
     int64_t sh, sw, ph, pw; /* phase split and padding before (any sign) */
     int64_t EH, EW;         /* phase plane rows and pitch */
+    int64_t e0[DW_PH_SMAX], e1[DW_PH_SMAX]; /* columns [e0, e1) of phase b hold data */
 } DN(phs);
+
+/* The data columns of each column phase (set EH and EW first). */
+static void DN(phs_cols)(DN(phs) *S)
+{
+    for (int64_t b = 0; b < S->sw; b++) {
+        /* column e of phase b: source j = e sw + b - pw, inside when 0 <= j < W */
+        int64_t e0 = dw_cdiv(S->pw - b, S->sw), e1 = dw_cdiv(S->W + S->pw - b, S->sw);
+        e0 = e0 < 0 ? 0 : e0 > S->EW ? S->EW : e0;
+        e1 = e1 < e0 ? e0 : e1 > S->EW ? S->EW : e1;
+        S->e0[b] = e0;
+        S->e1[b] = e1;
+    }
+}
 
 /* Padded rows [pr0, pr1) of the source into the phase planes at buf (plain loops, not
  * memset/memcpy calls: rows are short). */
 static DW_NO_LIBCALLS void DN(ph_fill)(const DN(phs) *S, const DT *src, int64_t pr0, int64_t pr1, DT *restrict buf)
 {
     const int64_t PS = S->EH * S->EW, sw = S->sw, EW = S->EW;
-    for (int64_t pr = pr0; pr < pr1; pr++) {
+    int64_t pa = pr0 % S->sh, pq = pr0 / S->sh; /* phase and row of padded row pr */
+    for (int64_t pr = pr0; pr < pr1; pr++, pa = pa + 1 == S->sh ? (pq++, 0) : pa + 1) {
         const int64_t i = pr - S->ph;
-        DT *rb = buf + (pr % S->sh) * sw * PS + (pr / S->sh) * EW;
+        DT *rb = buf + pa * sw * PS + pq * EW;
         if (i < 0 || i >= S->H) {
             for (int64_t b = 0; b < sw; b++)
                 for (int64_t e = 0; e < EW; e++) rb[b * PS + e] = 0;
@@ -230,9 +246,7 @@ static DW_NO_LIBCALLS void DN(ph_fill)(const DN(phs) *S, const DT *src, int64_t 
         for (int64_t b = 0; b < sw; b++) {
             /* column e of phase b: source j = e sw + b - pw, inside when 0 <= j < W */
             DT *restrict dp = rb + b * PS;
-            int64_t e0 = dw_cdiv(S->pw - b, sw), e1 = dw_cdiv(S->W + S->pw - b, sw);
-            e0 = e0 < 0 ? 0 : e0 > EW ? EW : e0;
-            e1 = e1 < e0 ? e0 : e1 > EW ? EW : e1;
+            const int64_t e0 = S->e0[b], e1 = S->e1[b];
             int64_t e = 0;
             for (; e < e0; e++) dp[e] = 0;
             const DT *restrict q = s + (b - S->pw);
@@ -253,15 +267,26 @@ typedef struct {
     int kh, kw;
     int64_t dh, dw;
     int64_t OH, OW, yrs;
+    int64_t toff[DW_TAPS_MAX]; /* tap (r1, r2) reads the phase planes from here on */
 } DN(phc);
 
-static void DN(phc_init)(DN(phc) *C)
+/* false: strides above DW_PH_SMAX. */
+static bool DN(phc_init)(DN(phc) *C)
 {
     DN(phs) *S = &C->S;
+    if (S->sh > DW_PH_SMAX || S->sw > DW_PH_SMAX) return false;
     const int64_t PR = (C->OH - 1) * S->sh + (C->kh - 1) * C->dh + 1;
     const int64_t PW = (C->OW - 1) * S->sw + (C->kw - 1) * C->dw + 1;
     S->EH = dw_cdiv(PR, S->sh);
     S->EW = dw_cdiv(PW, S->sw);
+    DN(phs_cols)(S);
+    const int64_t PS = S->EH * S->EW;
+    for (int r1 = 0, t = 0; r1 < C->kh; r1++)
+        for (int r2 = 0; r2 < C->kw; r2++, t++) {
+            const int64_t a = r1 * C->dh, b = r2 * C->dw;
+            C->toff[t] = ((a % S->sh) * S->sw + b % S->sw) * PS + (a / S->sh) * S->EW + b / S->sw;
+        }
+    return true;
 }
 
 static int64_t DN(phc_rows)(const DN(phc) *C)
@@ -285,13 +310,8 @@ static void DN(phc_run)(const DUK *uk, const DN(phc) *C, const DT *src, const DT
     const DN(phs) *S = &C->S;
     const int64_t EW = S->EW, PS = S->EH * EW, nbuf = S->sh * S->sw * PS;
     DT *ob = buf + nbuf + DW_PH_SLACK(EW);
-    const DT *tp[DW_TAPS_MAX], *bp[DW_TAPS_MAX];
-    int nt = 0;
-    for (int r1 = 0; r1 < C->kh; r1++)
-        for (int r2 = 0; r2 < C->kw; r2++) {
-            const int64_t a = r1 * C->dh, b = r2 * C->dw;
-            tp[nt++] = buf + ((a % S->sh) * S->sw + b % S->sw) * PS + (a / S->sh) * EW + b / S->sw;
-        }
+    const DT *bp[DW_TAPS_MAX];
+    const int nt = C->kh * C->kw;
     const int64_t R = DN(phc_rows)(C);
     int64_t filled = 0;
     for (int64_t a = 0; a < C->OH; a += R) {
@@ -301,7 +321,7 @@ static void DN(phc_run)(const DUK *uk, const DN(phc) *C, const DT *src, const DT
             DN(ph_fill)(S, src, filled, need, buf);
             filled = need;
         }
-        for (int t = 0; t < nt; t++) bp[t] = tp[t] + a * EW;
+        for (int t = 0; t < nt; t++) bp[t] = buf + C->toff[t] + a * EW;
         uk->flat((size_t)((b - a) * EW), (size_t)nt, bp, wt, ob);
         for (int64_t o1 = a; o1 < b; o1++) {
             dw_prefetch_row(dst + o1 * C->yrs, C->yrs * DW_PF_ROWS, C->OW * (int64_t)sizeof(DT), 1);
@@ -336,10 +356,10 @@ static bool DN(fwd_ph)(const dw_geom *d, const DT *x, const DT *w, DT *y, DT alp
 {
     const pdnn_conv_geom3 *G = &d->G;
     if (!DN(ph_applies)(d)) return false;
-    DN(phc) C = {{G->in[1], G->in[2], G->xs[3], G->str[1], G->str[2], G->pad[1], G->pad[2], 0, 0},
+    DN(phc) C = {{G->in[1], G->in[2], G->xs[3], G->str[1], G->str[2], G->pad[1], G->pad[2], 0, 0, {0}, {0}},
                  (int)G->kern[1], (int)G->kern[2], G->dil[1], G->dil[2],
-                 G->out[1], G->out[2], G->ys[3]};
-    DN(phc_init)(&C);
+                 G->out[1], G->out[2], G->ys[3], {0}};
+    if (!DN(phc_init)(&C)) return false;
     const int64_t need = DN(phc_need)(&C);
     if (need > (int64_t)(DW_PH_BYTES / sizeof(DT))) return false;
     const DUK *uk = DSEL();
@@ -370,9 +390,9 @@ static bool DN(bwdd_ph)(const dw_geom *d, const DT *dy, const DT *w, DT *dx, DT 
     const double work = (double)planes * G->in[1] * G->in[2] * d->taps;
     if (G->str[1] == 1 && G->str[2] == 1) {
         DN(phc) C = {{G->out[1], G->out[2], G->ys[3], 1, 1, (kh - 1) * G->dil[1] - G->pad[1],
-                      (kw - 1) * G->dil[2] - G->pad[2], 0, 0},
-                     (int)kh, (int)kw, G->dil[1], G->dil[2], G->in[1], G->in[2], G->xs[3]};
-        DN(phc_init)(&C);
+                      (kw - 1) * G->dil[2] - G->pad[2], 0, 0, {0}, {0}},
+                     (int)kh, (int)kw, G->dil[1], G->dil[2], G->in[1], G->in[2], G->xs[3], {0}};
+        if (!DN(phc_init)(&C)) return false;
         const int64_t need = DN(phc_need)(&C);
         if (need > (int64_t)(DW_PH_BYTES / sizeof(DT))) return false;
         DW_PH_PARALLEL_BEGIN(planes, work, need)
@@ -405,7 +425,9 @@ static bool DN(bwdd_ph)(const dw_geom *d, const DT *dy, const DT *w, DT *dx, DT 
             hi2 = v / sw > hi2 ? v / sw : hi2;
         }
     const int64_t J1 = dw_cdiv(H, sh), J2 = dw_cdiv(W, sw); /* rows, columns of phase 0 */
-    DN(phs) S = {G->out[1], G->out[2], G->ys[3], 1, 1, -lo1, -lo2, J1 + hi1 - lo1, J2 + hi2 - lo2};
+    DN(phs) S = {G->out[1], G->out[2], G->ys[3], 1, 1, -lo1, -lo2, J1 + hi1 - lo1, J2 + hi2 - lo2,
+                 {0}, {0}};
+    DN(phs_cols)(&S);
     const int64_t EW = S.EW, PS = S.EH * EW;
     int64_t R = DW_PH_OUT / (sh * sw * EW);
     R = R < 1 ? 1 : R > J1 ? J1 : R;
@@ -481,10 +503,10 @@ static bool DN(bwdf_ph)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, DT 
 {
     const pdnn_conv_geom3 *G = &d->G;
     if (!DN(ph_applies)(d) || d->taps * DW_LANES > DW_ACC) return false;
-    DN(phc) C = {{G->in[1], G->in[2], G->xs[3], G->str[1], G->str[2], G->pad[1], G->pad[2], 0, 0},
+    DN(phc) C = {{G->in[1], G->in[2], G->xs[3], G->str[1], G->str[2], G->pad[1], G->pad[2], 0, 0, {0}, {0}},
                  (int)G->kern[1], (int)G->kern[2], G->dil[1], G->dil[2],
-                 G->out[1], G->out[2], G->ys[3]};
-    DN(phc_init)(&C);
+                 G->out[1], G->out[2], G->ys[3], {0}};
+    if (!DN(phc_init)(&C)) return false;
     const DN(phs) *S = &C.S;
     const int64_t EW = S->EW, PS = S->EH * EW, nbuf = S->sh * S->sw * PS;
     const int64_t nf = (C.OH * EW + DW_LANES - 1) / DW_LANES * DW_LANES;
@@ -498,13 +520,7 @@ static bool DN(bwdf_ph)(const dw_geom *d, const DT *x, const DT *dy, DT *dw, DT 
         const DT *tp[DW_TAPS_MAX];
         DT *yb = buf + nbuf + DW_PH_SLACK(EW);
         for (int64_t j = 0; j < T * DW_LANES; j++) acc[j] = 0;
-        int nt = 0;
-        for (int r1 = 0; r1 < C.kh; r1++)
-            for (int r2 = 0; r2 < C.kw; r2++) {
-                const int64_t a = r1 * C.dh, b = r2 * C.dw;
-                tp[nt++] = buf + ((a % S->sh) * S->sw + b % S->sw) * PS + (a / S->sh) * EW +
-                           b / S->sw;
-            }
+        for (int64_t t = 0; t < T; t++) tp[t] = buf + C.toff[t];
         for (int64_t n = 0; n < d->n; n++) {
             DN(ph_fill)(S, x + n * G->xs[0] + (k / d->m) * G->xs[1], 0, S->EH * S->sh, buf);
             const DT *yp = dy + n * G->ys[0] + k * G->ys[1];
