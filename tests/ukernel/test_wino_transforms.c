@@ -7,6 +7,8 @@
  *  - each kernel (in, flt, out, dyt, fltinv) on random data with lane counts 0, 1, a few,
  *    the 64-lane block and past it, gapped element strides: every element within a few
  *    ulps of the sum of its terms' magnitudes, and the lanes and gaps outside untouched;
+ *  - deint (the window dealer, a copy): every lane count 0..40 (the masked 16-lane blocks
+ *    of AVX-512 and their edges), window steps 4 and 5, exact, gaps untouched;
  *  - the composition: out(flt(g) . in(d)) is the 2-d correlation of d and g, and
  *    fltinv(in(d) . dyt(dy)) is the gradient sum_ij dy[i][j] d[i + r][j + s]
  *    (f64 within 1e-13 relative, f32 within 1e-5). */
@@ -27,6 +29,8 @@ typedef struct {
     pdnn_isa isa;
     pdnn_f32_wino_fn f32[NOPS];
     pdnn_f64_wino_fn f64[NOPS];
+    pdnn_f32_wino_fn f32_deint; /* the window dealer (a copy, checked apart) */
+    pdnn_f64_wino_fn f64_deint;
 } kset;
 
 #define KSET(v, isa, id)                                                                     \
@@ -37,7 +41,8 @@ typedef struct {
       pdnn_f32_wino##v##_fltinv__##isa},                                                     \
      {pdnn_f64_wino##v##_in__##isa, pdnn_f64_wino##v##_flt__##isa,                           \
       pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                          \
-      pdnn_f64_wino##v##_fltinv__##isa}}
+      pdnn_f64_wino##v##_fltinv__##isa},                                                     \
+     pdnn_f32_wino##v##_deint__##isa, pdnn_f64_wino##v##_deint__##isa}
 
 /* One variant: r taps, alpha = 4 + r - 1 points, its matrices (row-major, alpha <= 8,
  * r <= 5) and its kernels at each ISA. */
@@ -275,6 +280,45 @@ static void check_composed(const variant *v, const kset *k, pdnnDataType_t t, si
     free(dg);
 }
 
+/* deint: d[e * ds + l] == s[l * ss + e] exactly for e < alpha, l < n; the gaps of d
+ * (ds > n) untouched; s holds exactly the (n - 1) * ss + alpha elements read. */
+static void check_deint(const variant *v, const kset *k, pdnnDataType_t t, size_t n,
+                        ptrdiff_t ss)
+{
+    const int a = v->a;
+    const ptrdiff_t ds = (ptrdiff_t)n + 3;
+    const size_t ns = n ? (n - 1) * (size_t)ss + (size_t)a : 1, nd = (size_t)a * (size_t)ds;
+    double *src = malloc(ns * sizeof(double)), *dst = malloc(nd * sizeof(double));
+    float *sf = malloc(ns * sizeof(float)), *df = malloc(nd * sizeof(float));
+    for (size_t i = 0; i < ns; i++) {
+        src[i] = (double)(rand() % 2001 - 1000);
+        sf[i] = (float)src[i];
+    }
+    for (size_t i = 0; i < nd; i++) {
+        dst[i] = -7777.0;
+        df[i] = -7777.0f;
+    }
+    if (t == PDNN_DATA_FLOAT)
+        k->f32_deint(n, sf, ss, df, ds);
+    else
+        k->f64_deint(n, src, ss, dst, ds);
+    int bad = 0;
+    for (int e = 0; e < a; e++)
+        for (ptrdiff_t l = 0; l < ds; l++) {
+            const double want = (size_t)l < n ? src[(size_t)l * (size_t)ss + (size_t)e] : -7777.0;
+            const double got = t == PDNN_DATA_FLOAT ? (double)df[e * ds + l] : dst[e * ds + l];
+            if (got != want) bad++;
+        }
+    char what[128];
+    snprintf(what, sizeof what, "%s deint %s n=%zu ss=%td", k->name,
+             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, ss);
+    TU_CHECK(bad == 0, what);
+    free(src);
+    free(dst);
+    free(sf);
+    free(df);
+}
+
 int main(void)
 {
     tu_seed(5150);
@@ -292,6 +336,10 @@ int main(void)
                     for (size_t li = 0; li < sizeof lanes / sizeof lanes[0]; li++)
                         check_kernel(v, k, op, t, lanes[li]);
                 check_composed(v, k, t, 70);
+                for (size_t n = 0; n <= 40; n++) {
+                    check_deint(v, k, t, n, 4);
+                    check_deint(v, k, t, n, 5);
+                }
             }
         }
     }
