@@ -130,33 +130,47 @@ void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const v
 
 /* ---- zero-padded copies: every input plane widened by the padding to pd[] =
  * (out - 1) * stride + (kern - 1) * dil + 1 elements per dim, zeros outside x (a
- * negative padding crops), so that no tap needs a bounds check. Images one after the
- * other, channels of all groups in order: element (n, c, j) at n * img + c * ps +
- * (j0 * pd[1] + j1) * pd[2] + j2, x's element j - pad there. */
+ * negative padding crops), so that no tap needs a bounds check, and split by stride
+ * phases: along dim d, padded coordinate j lies in phase j % str[d] at index j / str[d]
+ * (q[d] = ceil(pd[d] / str[d]) indices a phase). A channel plane holds the prod(str)
+ * phase blocks one after the other (phase (a, b, c) at ((a * ph1 + b) * ph2 + c) * pq,
+ * pq = q0 * q1 * q2), each row-major [q0][q1][q2]. So padded coordinate o * str + e,
+ * the tap e of output pixel o, lies at lane(o) + pdnn_conv_gemm_pad_off(e) with
+ * lane(o) = (o0 * q1 + o1) * q2 + o2: every stride reads like stride 1 (with stride 1
+ * everywhere the plane is the plain padded plane, row-major [pd0][pd1][pd2]). Images one
+ * after the other, channels of all groups in order: (n, c) at n * img + c * ps. */
 typedef struct {
-    int64_t pd[3], ps, img; /* dims, plane elements, image elements (-1: overflow) */
-    /* Rows split into phases (pdnn_conv_gemm_padgeom_init_phased; otherwise ph = 1,
-     * wq = rl = pd[2]): padded column j of a row lies at (j % ph) * wq + j / ph, a row
-     * holds rl = ph * wq elements, and element (n, c, j) is at n * img + c * ps +
-     * (j0 * pd[1] + j1) * rl + that column position. With ph = the stride along the
-     * row, the columns one tap reads for consecutive output pixels are contiguous. */
-    int64_t ph, wq, rl;
+    int64_t pd[3];  /* padded dims */
+    int64_t ph[3];  /* phases per dim (the stride) */
+    int64_t q[3];   /* indices per phase: ceil(pd / ph) */
+    int64_t pq;     /* elements of one phase block */
+    int64_t ps, img; /* plane elements, image elements (-1: overflow) */
 } pdnn_conv_gemm_padgeom;
+
+/* Offset within a channel plane of padded coordinate j. */
+static inline int64_t pdnn_conv_gemm_pad_off(const pdnn_conv_gemm_padgeom *pg, const int64_t j[3])
+{
+    const int64_t *ph = pg->ph, *q = pg->q;
+    return (((j[0] % ph[0]) * ph[1] + j[1] % ph[1]) * ph[2] + j[2] % ph[2]) * pg->pq +
+           ((j[0] / ph[0]) * q[1] + j[1] / ph[1]) * q[2] + j[2] / ph[2];
+}
+
+/* Lane of output pixel o (its origin o * stride). */
+static inline int64_t pdnn_conv_gemm_pad_lane(const pdnn_conv_gemm_padgeom *pg, const int64_t o[3])
+{
+    return (o[0] * pg->q[1] + o[1]) * pg->q[2] + o[2];
+}
 
 /* Target bytes of one chunk of padded images (a chunk holds at least one image). */
 #define PDNN_CONV_GEMM_PAD_CHUNK_BYTES ((size_t)512 << 10)
 
 void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg);
-/* The same with rows split into str[2] phases (one phase when the stride is 1). */
-void pdnn_conv_gemm_padgeom_init_phased(const pdnn_conv_gemm_geom *g,
-                                        pdnn_conv_gemm_padgeom *pg);
-/* Position of padded column j within its row. */
-static inline int64_t pdnn_conv_gemm_pad_col(const pdnn_conv_gemm_padgeom *pg, int64_t j)
-{
-    return pg->ph == 1 ? j : (j % pg->ph) * pg->wq + j / pg->ph;
-}
+/* Offsets of the T taps of group 0 in a padded image (channel plane + pad_off of the
+ * tap's dilated, possibly flipped, spatial offset), in filter memory order. */
+void pdnn_conv_gemm_pad_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                             const pdnn_conv_gemm_padgeom *pg, int64_t *poff);
 /* True when the padded copy of an image is x's image itself, bit for bit (no padding,
- * no cropping, the image packed): one copy of pg->img elements per image does. */
+ * no cropping, stride 1, the image packed): one copy of pg->img elements per image does. */
 bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg);
 /* Plane (image n, channel c) of x (g's strides) into its padded copy dst. */
 void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,

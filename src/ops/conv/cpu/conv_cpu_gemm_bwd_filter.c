@@ -1,21 +1,22 @@
 /* Backward filter by GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_FILTER_ALGO_1).
  *
- * Stride 1 and at least 32 output pixels per image: the images are copied in chunks into zero-padded buffers
- * (conv_cpu_gemm.h). Output pixel o of a padded plane sits at lane
- * q = (o0 * pd1 + o1) * pd2 + o2, and tap e reads the padded input at q + off(e): so
- * with dY extended by zeros to every lane q < Q (Q = ((out0 - 1) * pd1 + out1 - 1) *
- * pd2 + out2, the lanes past a row's end hold 0),
+ * At least 32 output pixels per image: the images are copied in chunks into zero-padded
+ * buffers split by stride phases (conv_cpu_gemm.h). Output pixel o sits at lane
+ * q = (o0 * q1 + o1) * q2 + o2 (q[] the indices per phase; the padded dims for stride 1),
+ * and tap e reads the padded input at q + off(e), whatever the stride: so with dY
+ * extended by zeros to every lane q < Q (Q = lane(out - 1) + 1, the lanes past a row's
+ * end hold 0),
  *   dW_g^T[(c, e) x Kg] = sum over images and lanes q of xpad[c, q + off(e)] * dYext^T[q x Kg],
  * a GEMM whose A rows are read in place from the padded copy: a micro-kernel tile takes
  * 6 rows at a fixed step (6 channels at one tap, or, with few channels, 6 taps along the
- * last dim), unit step along q. dYext^T is packed into B panels per image. The images
+ * last dim when they are a fixed step apart), unit step along q. dYext^T is packed into B panels per image. The images
  * are summed in 4 fixed slots (image n in slot n % 4, a dW^T each, in the workspace);
  * threads split (slot, tile) pairs; each slot's tile sums its images in order and every
  * image's lanes in fixed PDNN_GEMM_KC blocks, and the slots are added in order at the
  * end, so results do not depend on the thread count: dW = alpha * (sum of the
  * slots)^T + beta * dW.
  *
- * Other strides, by im2col + GEMM:
+ * Fewer output pixels per image (fully connected layers as 1x1 maps), by im2col + GEMM:
  * per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
  * (conv_cpu_gemm.h). The reduction over the batch and the pixels is one GEMM K
  * dimension, the columns (n, p) in increasing order, cut into PDNN_GEMM_KC blocks at
@@ -24,7 +25,7 @@
  * products to dW (the first block blends with beta; dW unread when beta == 0). So the
  * sum runs in one fixed order whatever the thread count.
  *
- * Workspace: stride 1: one chunk of padded images and their packed dY^T (~512 KiB), and
+ * Workspace: in place: one chunk of padded images and their packed dY^T (~512 KiB), and
  * 4 dW^T (4 * K * C/g * prod(kern) elements). Otherwise: the tap table and one K block of
  * packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256 elements). */
 #include <string.h>
@@ -57,12 +58,12 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
  * every thread busy; the slots do not depend on the thread count. */
 #define SLOTS 4
 
-/* Whether the path above serves p: stride 1 and enough output pixels per image. */
+/* Whether the path above serves p: enough output pixels per image. */
 static bool in_place_applies(const pdnn_conv_problem *p)
 {
     int64_t q = 1;
     for (int d = 0; d < p->nsp; d++) {
-        if (p->stride[d] != 1) return false;
+        if (p->stride[d] != 1) return false; /* (rows of 6 channels or taps waste more) */
         q *= p->out[d];
     }
     /* each micro-kernel call sums one image's lanes: with few output pixels per image
@@ -86,13 +87,23 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
 {
     const int mr = g->uk->mr, nr = g->uk->nr;
     pdnn_conv_gemm_padgeom_init(g, &u->pg);
-    const int64_t *pd = u->pg.pd, *out = g->geo.out;
-    u->q = g->npix == 0 ? 0 : ((out[0] - 1) * pd[1] + out[1] - 1) * pd[2] + out[2];
+    const int64_t *out = g->geo.out;
+    if (g->npix == 0) {
+        u->q = 0;
+    } else {
+        const int64_t last[3] = {out[0] - 1, out[1] - 1, out[2] - 1};
+        u->q = pdnn_conv_gemm_pad_lane(&u->pg, last) + 1;
+    }
     u->nkp = (g->geo.kg + nr - 1) / nr;
     const int64_t k2 = g->geo.kern[2], k01 = g->geo.kern[0] * g->geo.kern[1];
-    const int64_t rc = (g->geo.cg + mr - 1) / mr * g->ks, rs = (k2 + mr - 1) / mr * g->geo.cg * k01;
-    u->by_chan = rc <= rs;
-    u->rows = u->by_chan ? rc : rs;
+    const int64_t rc = (g->geo.cg + mr - 1) / mr * g->ks;
+    int64_t rs = (k2 + mr - 1) / mr * g->geo.cg * k01;
+    /* taps along the last dim are a fixed step apart in the padded copy when that dim
+     * is not split into phases, or the dilation is a multiple of the stride */
+    const int64_t ph2 = u->pg.ph[2];
+    u->by_chan = rc <= rs || g->geo.dil[2] % ph2 != 0;
+    if (u->by_chan) rs = rc;
+    u->rows = rs;
     /* images per chunk: padded x and packed dY^T within the chunk target */
     const int64_t per = u->pg.img < 0 ? -1
                         : pdnn_conv_gemm_mul3(g->g * u->nkp * nr, u->q, 1) < 0
@@ -150,11 +161,12 @@ static void pack_dyt(const pdnn_conv_gemm_geom *g, const unit_geom *u, const cha
     const size_t es = g->es;
     const int64_t k0 = grp * g->geo.kg + kp * nr;
     const int64_t nk = g->geo.kg - kp * nr < nr ? g->geo.kg - kp * nr : nr;
-    const int64_t *pd = u->pg.pd, *ys = g->geo.ys, *out = g->geo.out;
+    const int64_t *ys = g->geo.ys, *out = g->geo.out;
     memset(dst, 0, (size_t)(u->q * nr) * es);
     for (int64_t o0 = 0; o0 < out[0]; o0++)
         for (int64_t o1 = 0; o1 < out[1]; o1++) {
-            const int64_t l0 = (o0 * pd[1] + o1) * pd[2];
+            const int64_t o[3] = {o0, o1, 0};
+            const int64_t l0 = pdnn_conv_gemm_pad_lane(&u->pg, o);
             const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3];
             for (int64_t o2 = 0; o2 < out[2]; o2++) {
                 const int64_t so = s0 + o2 * ys[4];
@@ -186,7 +198,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
     const int64_t T = g.taps, kg = g.geo.kg, cg = g.geo.cg, Q = u.q;
-    const int64_t *pd = u.pg.pd, *kern = g.geo.kern, *dil = g.geo.dil;
+    const int64_t *kern = g.geo.kern, *dil = g.geo.dil;
     const int64_t k01 = kern[0] * kern[1];
     const int64_t rpc = (cg + mr - 1) / mr, rps = (kern[2] + mr - 1) / mr;
     const int64_t ntile = g.g * u.rows * u.nkp, nich = (g.n + u.nbi - 1) / u.nbi;
@@ -242,7 +254,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                     r1 = rc % k01 % kern[1];
                     r0 = rc % k01 / kern[1];
                     nrow = kern[2] - r2 < mr ? kern[2] - r2 : mr;
-                    astep = dil[2];
+                    astep = dil[2] / u.pg.ph[2];
                 }
                 const int64_t e0 = (p->flip ? kern[0] - 1 - r0 : r0) * dil[0];
                 const int64_t e1 = (p->flip ? kern[1] - 1 - r1 : r1) * dil[1];
@@ -250,9 +262,10 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                 int64_t step = astep;
                 if (!u.by_chan && p->flip) { /* rows run backwards along the last dim */
                     e2 = (kern[2] - 1 - (r2 + nrow - 1)) * dil[2];
-                    step = dil[2];
+                    step = dil[2] / u.pg.ph[2];
                 }
-                const int64_t aoff = (grp * cg + c0) * u.pg.ps + (e0 * pd[1] + e1) * pd[2] + e2;
+                const int64_t e[3] = {e0, e1, e2};
+                const int64_t aoff = (grp * cg + c0) * u.pg.ps + pdnn_conv_gemm_pad_off(&u.pg, e);
                 /* C: dW^T rows (filter taps) of the tile, first row and step */
                 int64_t t0, ts;
                 if (u.by_chan) {

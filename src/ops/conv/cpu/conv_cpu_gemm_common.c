@@ -311,28 +311,43 @@ void pdnn_conv_gemm_pack_panel(size_t es, int w, int64_t nl, int64_t ns, const v
 
 /* ---- zero-padded copies */
 
-static void padgeom(const pdnn_conv_gemm_geom *g, int64_t ph, pdnn_conv_gemm_padgeom *pg)
+void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg)
 {
-    for (int d = 0; d < 3; d++)
+    int64_t nph = 1;
+    for (int d = 0; d < 3; d++) {
         pg->pd[d] = g->npix == 0 ? 0
                                  : (g->geo.out[d] - 1) * g->geo.str[d] +
                                        (g->geo.kern[d] - 1) * g->geo.dil[d] + 1;
-    pg->ph = ph;
-    pg->wq = (pg->pd[2] + ph - 1) / ph;
-    pg->rl = ph * pg->wq;
-    pg->ps = pdnn_conv_gemm_mul3(pg->pd[0], pg->pd[1], pg->rl);
+        pg->ph[d] = g->geo.str[d] > 1 ? g->geo.str[d] : 1;
+        pg->q[d] = (pg->pd[d] + pg->ph[d] - 1) / pg->ph[d];
+        nph *= pg->ph[d];
+    }
+    pg->pq = pdnn_conv_gemm_mul3(pg->q[0], pg->q[1], pg->q[2]);
+    pg->ps = pg->pq < 0 ? -1 : pdnn_conv_gemm_mul3(pg->pq, nph, 1);
     pg->img = pg->ps < 0 ? -1 : pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
 }
 
-void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg)
+static bool pad_plain(const pdnn_conv_gemm_padgeom *pg)
 {
-    padgeom(g, 1, pg);
+    return pg->ph[0] == 1 && pg->ph[1] == 1 && pg->ph[2] == 1;
 }
 
-void pdnn_conv_gemm_padgeom_init_phased(const pdnn_conv_gemm_geom *g,
-                                        pdnn_conv_gemm_padgeom *pg)
+void pdnn_conv_gemm_pad_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                             const pdnn_conv_gemm_padgeom *pg, int64_t *poff)
 {
-    padgeom(g, g->geo.str[2] > 1 ? g->geo.str[2] : 1, pg);
+    pdnn_conv_gemm_tap t;
+    int64_t i = 0;
+    const int64_t nc_outer = g->cmajor ? g->geo.cg : 1, nc_inner = g->cmajor ? 1 : g->geo.cg;
+    for (int64_t co = 0; co < nc_outer; co++)
+        for (int64_t r0 = 0; r0 < g->geo.kern[0]; r0++)
+            for (int64_t r1 = 0; r1 < g->geo.kern[1]; r1++)
+                for (int64_t r2 = 0; r2 < g->geo.kern[2]; r2++)
+                    for (int64_t ci = 0; ci < nc_inner; ci++) {
+                        t.e[0] = (p->flip ? g->geo.kern[0] - 1 - r0 : r0) * g->geo.dil[0];
+                        t.e[1] = (p->flip ? g->geo.kern[1] - 1 - r1 : r1) * g->geo.dil[1];
+                        t.e[2] = (p->flip ? g->geo.kern[2] - 1 - r2 : r2) * g->geo.dil[2];
+                        poff[i++] = (co + ci) * pg->ps + pdnn_conv_gemm_pad_off(pg, t.e);
+                    }
 }
 
 /* One padded row: dst[j] = src[(j - pb) * ss] for 0 <= j - pb < n, else 0. */
@@ -364,13 +379,13 @@ PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, in
 }
 
 /* One padded row split into phases: padded column j = q + ph * m (j < len) at
- * dst[q * wq + m], the value src[(j - pb) * ss] for 0 <= j - pb < n, else 0; the
+ * dst[q * pstride + m] (m < wq), the value src[(j - pb) * ss] for 0 <= j - pb < n, else 0; the
  * positions of columns j >= len (the last phases' ends) are 0 too. Per phase, the
  * positions m in [lo, hi) read x (one strided copy the compiler vectorizes), the
  * others are zero. */
 #define PAD_ROW_PHASED(T)                                                                  \
     for (int64_t q = 0; q < ph; q++) {                                                     \
-        T *d = (T *)dst + q * wq;                                                          \
+        T *d = (T *)dst + q * pstride;                                                     \
         /* m with 0 <= q + ph * m - pb < n and q + ph * m < len */                         \
         int64_t lo = pb - q > 0 ? (pb - q + ph - 1) / ph : 0;                              \
         int64_t hi = pb + n - q > 0 ? (pb + n - q + ph - 1) / ph : 0;                      \
@@ -387,8 +402,8 @@ PDNN_INLINE void pad_row(char *dst, int64_t len, const char *src, int64_t ss, in
             for (int64_t m = lo; m < hi; m++) d[m] = s[(m - lo) * st];                     \
         for (int64_t m = hi; m < wq; m++) d[m] = (T)0;                                     \
     }
-static void pad_row_phased(char *dst, int64_t len, int64_t ph, int64_t wq, const char *src,
-                           int64_t ss, int64_t pb, int64_t n, size_t es)
+static void pad_row_phased(char *dst, int64_t len, int64_t ph, int64_t pstride, int64_t wq,
+                           const char *src, int64_t ss, int64_t pb, int64_t n, size_t es)
 {
     if (es == sizeof(float)) {
         PAD_ROW_PHASED(float)
@@ -401,7 +416,7 @@ static void pad_row_phased(char *dst, int64_t len, int64_t ph, int64_t wq, const
 bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg)
 {
     const int64_t *xs = g->geo.xs;
-    if (pg->ph != 1) return false;
+    if (!pad_plain(pg)) return false;
     for (int d = 0; d < 3; d++)
         if (g->geo.pad[d] != 0 || pg->pd[d] != g->geo.in[d]) return false;
     /* x's image is packed: channels of pg->ps elements one after the other */
@@ -417,8 +432,8 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
 {
     const size_t es = g->es;
     const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
-    const int64_t base = n * xs[0] + c * xs[1], rl = pg->rl;
-    if (pg->ph == 1 && (xs[4] == 1 || in[2] == 1)) {
+    const int64_t base = n * xs[0] + c * xs[1];
+    if (pad_plain(pg) && (xs[4] == 1 || in[2] == 1)) {
         /* unit-stride rows: zero the plane, then copy the rows inside x */
         memset(dst, 0, (size_t)(pd[0] * pd[1] * pd[2]) * es);
         const int64_t lo = pad[2] < 0 ? 0 : pad[2];
@@ -437,17 +452,19 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
         }
         return;
     }
+    /* any layout: zero the plane (phase blocks may hold positions past pd), then every
+     * padded row inside x, its columns dealt to their phases */
+    memset(dst, 0, (size_t)pg->ps * es);
+    const int64_t *ph = pg->ph, *q = pg->q;
     for (int64_t j0 = 0; j0 < pd[0]; j0++)
         for (int64_t j1 = 0; j1 < pd[1]; j1++) {
-            char *d = (char *)dst + ((j0 * pd[1] + j1) * rl) * (int64_t)es;
             const int64_t i0 = j0 - pad[0], i1 = j1 - pad[1];
-            if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1]) {
-                memset(d, 0, (size_t)rl * es);
-                continue;
-            }
+            if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1]) continue;
+            const int64_t j[3] = {j0, j1, 0};
+            char *d = (char *)dst + pdnn_conv_gemm_pad_off(pg, j) * (int64_t)es;
             const char *s = (const char *)x + (base + i0 * xs[2] + i1 * xs[3]) * (int64_t)es;
-            if (pg->ph != 1)
-                pad_row_phased(d, pd[2], pg->ph, pg->wq, s, xs[4], pad[2], in[2], es);
+            if (ph[2] != 1)
+                pad_row_phased(d, pd[2], ph[2], pg->pq, q[2], s, xs[4], pad[2], in[2], es);
             else if (es == sizeof(float))
                 pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(float));
             else

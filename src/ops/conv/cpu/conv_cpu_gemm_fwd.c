@@ -7,9 +7,9 @@
  * ever needs a bounds check; an image without padding is copied whole), then its
  * columns (n, p) are gathered in chunks of at most ~4 MiB straight into GEMM B panels:
  * within one output row the columns of a tap read the padded plane at a fixed step (the
- * stride; for strides above 1 each padded row is stored split into stride phases, even
- * columns then odd ones for stride 2, which makes that step 1), so a panel is a few
- * contiguous runs per tap (src/cpu/ukernels/pack). With
+ * stride; the padded planes are stored split into stride phases, which makes that
+ * step 1: conv_cpu_gemm.h), so a panel is a few contiguous runs per tap
+ * (src/cpu/ukernels/pack). With
  * enough panels for the threads, each thread packs a panel and multiplies it by the
  * whole filter while it is in its cache; otherwise threads split the packing by panel
  * and the product by output tile. Threads split the padding by plane; each y element is one
@@ -21,7 +21,7 @@
  * problem is the forward form of dx = conv(dy, W rotated, K and C swapped), and the
  * filter is read transposed from the original problem's layout.
  *
- * Workspace: the tap table, the packed filter (~ K * T elements; none for few columns,
+ * Workspace: the tap offsets, the packed filter (~ K * T elements; none for few columns,
  * where the filter is read in place), one chunk of padded images (<= ~512 KiB unless
  * one image is larger) and one chunk of packed columns (<= ~4 MiB unless a single panel
  * is larger). */
@@ -35,8 +35,7 @@
 #define PAD_SLACK (PDNN_PACK_RUNS_OVERREAD / (int64_t)sizeof(float))
 
 typedef struct {
-    pdnn_conv_gemm_tap *tab; /* taps with offsets in the padded buffer */
-    int64_t *poff;           /* the same offsets alone (what the packers read) */
+    int64_t *poff;           /* tap offsets in the padded buffer (what the packers read) */
     int64_t *soff;           /* transposed filter: offset of each tap's weight */
     char *wp;                /* packed W, group g at wp + g * apg elements */
     char *pad;               /* one chunk of padded images */
@@ -77,8 +76,7 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
                        fwd_bufs *b)
 {
     pdnn_conv_gemm_padgeom pg;
-    pdnn_conv_gemm_padgeom_init_phased(g, &pg);
-    b->tab = pdnn_conv_gemm_take(a, g->taps, sizeof(pdnn_conv_gemm_tap));
+    pdnn_conv_gemm_padgeom_init(g, &pg);
     b->poff = pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t));
     b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t)) : NULL;
     b->wp = pdnn_conv_gemm_take(
@@ -127,9 +125,9 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
                            int64_t ncol, char *dst, size_t es)
 {
     const int nr = g->uk->nr;
-    /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + l (rows split
-     * into stride phases: output pixel o[2] + 1 reads one element further in every
-     * tap's phase) */
+    /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + l (planes split
+     * into stride phases: output pixel o[2] + 1 reads one element further for every
+     * tap) */
     pdnn_pack_run runs[PDNN_GEMM_NR_MAX];
     int nrun = 0;
     {
@@ -142,9 +140,7 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
             const int64_t len = len0 < ncol - j ? len0 : ncol - j;
             runs[nrun].j0 = j;
             runs[nrun].len = len;
-            runs[nrun].base = ni * pg->img + grp * g->geo.cg * pg->ps +
-                              (o[0] * g->geo.str[0] * pg->pd[1] + o[1] * g->geo.str[1]) * pg->rl +
-                              o[2];
+            runs[nrun].base = ni * pg->img + grp * g->geo.cg * pg->ps + pdnn_conv_gemm_pad_lane(pg, o);
             nrun++;
             j += len;
             o[2] += len;
@@ -212,18 +208,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     fwd_bufs b;
     fwd_layout(&g, wt, &ar, &b);
     pdnn_conv_gemm_padgeom pg;
-    pdnn_conv_gemm_padgeom_init_phased(&g, &pg);
-    {
-        /* tap offsets in the padded buffer: its plane strides in place of x's */
-        pdnn_conv_gemm_geom gp = g;
-        gp.geo.xs[1] = pg.ps;
-        gp.geo.xs[2] = pg.pd[1] * pg.rl;
-        gp.geo.xs[3] = pg.rl;
-        gp.geo.xs[4] = 1;
-        pdnn_conv_gemm_taps(p, &gp, b.tab);
-        for (int64_t t = 0; t < g.taps; t++)
-            b.poff[t] = b.tab[t].off - b.tab[t].e[2] + pdnn_conv_gemm_pad_col(&pg, b.tab[t].e[2]);
-    }
+    pdnn_conv_gemm_padgeom_init(&g, &pg);
+    pdnn_conv_gemm_pad_taps(p, &g, &pg, b.poff); /* tap offsets in the padded buffer */
     const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
     const bool packa = pack_filter(&g, wt);
