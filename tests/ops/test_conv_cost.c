@@ -144,6 +144,19 @@ int main(void)
         TU_CHECK(fast1x1 ? pd < pg : pg < pd, "1x1: DIRECT at %d, GEMM at %d (fast path %d)", pd,
                  pg, fast1x1);
     }
+    /* 1x1 backward data and backward filter: ALGO_0 (cpu:direct_1x1) ahead of GEMM,
+     * NCHW and a fully connected layer at batch 1 */
+    for (int fc = 0; fc < 2; fc++) {
+        s = fc ? tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 3136, 128, 1, 1, 1, 1, 1, 0, 1)
+               : tu_conv_shape2d(PDNN_DATA_FLOAT, 32, 1, 512, 2048, 7, 7, 1, 1, 1, 0, 1);
+        for (int d = 1; d < 3; d++) {
+            n = ranking(&s, (pdnn_conv_dir)d, algos);
+            const int p0 = position(algos, n, 0); /* BWD_DATA_ALGO_0 / BWD_FILTER_ALGO_0 */
+            const int p1 = position(algos, n, 1); /* ALGO_1: GEMM */
+            TU_CHECK(p0 >= 0 && p1 >= 0 && p0 < p1, "1x1 %s (fc %d): ALGO_0 at %d, GEMM at %d",
+                     tu_conv_dir_name((pdnn_conv_dir)d), fc, p0, p1);
+        }
+    }
     /* DOUBLE and a 1-d and a 3-d problem: estimates still sane */
     s = tu_conv_shape2d(PDNN_DATA_DOUBLE, 2, 2, 3, 4, 9, 7, 3, 2, 2, 1, 2);
     check_estimates(&s);

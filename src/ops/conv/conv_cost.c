@@ -171,8 +171,9 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
          * on the exact GEMM */
         compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads +
                   wino_filter_ms(p, &s) * nthreads;
-    } else if (direct && s.one_by_one && p->dir != PDNN_CONV_BWD_FILTER) { /* GEMM without im2col */
-        const double rows = bwdd ? s.cg : s.kg;
+    } else if (direct && s.one_by_one) { /* GEMM without im2col */
+        /* backward filter: the operand with more channels gives the rows */
+        const double rows = fwd ? s.kg : bwdd ? s.cg : (s.cg > s.kg ? s.cg : s.kg);
         compute = s.flops / (peak * 0.85 * fill(rows, 6) * rows / (rows + 8));
     } else if (direct && s.cg == 1 && s.kg <= 4) {
         /* depthwise (multiplier up to 4): bound by memory, ~25% of the FMA rate */
@@ -184,12 +185,9 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         /* the implicit forms gather their columns through tables or bounds checks */
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) compute *= 1.3;
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) compute *= 1.1;
-        /* the 1x1 backward filter accumulates per image block: behind im2col + GEMM,
-         * whose sums run across the batch */
-        if (direct && s.one_by_one && p->dir == PDNN_CONV_BWD_FILTER) compute *= 1.5;
         /* a direct path outside its shapes (one input channel with many outputs per
          * group): vector loops without register blocking */
-        else if (direct && !s.one_by_one) compute *= 2.0;
+        if (direct && !s.one_by_one) compute *= 2.0;
     }
     const double memory = s.bytes / 30.0e6; /* reading and writing the tensors once */
     const double t = (compute + memory) / nt;

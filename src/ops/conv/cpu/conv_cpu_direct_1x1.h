@@ -26,4 +26,11 @@ bool pdnn_conv_1x1_ldb_applies(const pdnn_conv_gemm_geom *g);
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt);
 
+/* Backward filter with x and dy channels-contiguous, every column (n, p) a fixed step
+ * after the previous one in both, and dW's channels contiguous (ws[1] == 1): FLOAT. */
+bool pdnn_conv_1x1_ldb_bwdf_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
+/* Runs it (arg: src x, wei dy, dst dw) with nt threads; no workspace. */
+void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                                const pdnn_conv_args *arg, int nt);
+
 #endif

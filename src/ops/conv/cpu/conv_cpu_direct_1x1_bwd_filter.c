@@ -80,6 +80,7 @@ static size_t bwdf_workspace(const void *prob)
 {
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
+    if (pdnn_conv_1x1_ldb_bwdf_applies(prob, &g)) return 0; /* read in place */
     bwdf_plan pl;
     bwdf_plan_init(prob, &g, &pl);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -309,6 +310,10 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom_init(p, &g);
     const int64_t kg = g.geo.kg, cg = g.geo.cg, ws0 = p->ws[0], ws1 = p->ws[1];
     if (kg == 0 || cg == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
+    if (pdnn_conv_1x1_ldb_bwdf_applies(p, &g)) {
+        pdnn_conv_1x1_ldb_bwdf_run(p, &g, arg, ctx->nthreads);
+        return PDNN_STATUS_SUCCESS;
+    }
     bwdf_plan pl;
     bwdf_plan_init(p, &g, &pl);
     pl.a = pl.a_is_x ? arg->src : arg->wei;

@@ -170,3 +170,112 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
         for (int64_t t = 0; t < rp.ntasks; t++) ldb_task(&rp, t);
     }
 }
+
+/* ---- backward filter, channels contiguous and columns evenly spaced (channels-last
+ * packed, fully connected layers):
+ *   dW[Kg x Cg] = alpha * sum_cols dY^T[Kg x cols] X[cols x Cg] + beta * dW
+ * B = x read in place (row = column (n, p), ldb = its step), A = dY^T packed per task
+ * into MR-row panels of one column block at a time, C = dW itself (the first block
+ * blends with beta, later ones add): no buffer, no final pass. */
+
+/* Rows of dW a backward-filter task covers at most (its A block on the stack). */
+#define LDB_BWDF_ROWS 48
+
+/* Columns (n, p) -> offset col * step in t (strides st of the output dims, image stride
+ * s0)? */
+static bool cols_uniform(const pdnn_conv_gemm_geom *g, const int64_t st[3], int64_t s0,
+                         int64_t *step)
+{
+    if (!pdnn_conv_1x1_pixel_step(&g->geo, st, step)) return false;
+    if (g->npix == 1) *step = s0; /* one pixel per image: the image stride */
+    return g->n == 1 || s0 == g->npix * *step;
+}
+
+bool pdnn_conv_1x1_ldb_bwdf_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    if (g->t != PDNN_DATA_FLOAT || G->xs[1] != 1 || G->ys[1] != 1 || p->ws[1] != 1) return false;
+    int64_t xst[3], yst[3], sx, sy;
+    for (int d = 0; d < 3; d++) {
+        xst[d] = G->str[d] * G->xs[2 + d];
+        yst[d] = G->ys[2 + d];
+    }
+    /* (x rows a multiple of 1 KiB apart would share few L1 sets: the packed path) */
+    return cols_uniform(g, xst, G->xs[0], &sx) && cols_uniform(g, yst, G->ys[0], &sy) &&
+           sx >= G->cg * g->g && sy >= G->kg * g->g && sx % 256 != 0;
+}
+
+#define PACK_AT(kk0, kc, rows, src, cs, dst)                                             \
+    do {                                                                                 \
+        for (int64_t kk = 0; kk < (kc); kk++) {                                          \
+            const float *s_ = (src) + (kk0 + kk) * (cs);                                 \
+            for (int64_t q_ = 0; q_ * mr < (rows); q_++) {                               \
+                float *d_ = (dst) + q_ * mr * (kc) + kk * mr;                            \
+                const int64_t n_ = min64(mr, (rows) - q_ * mr);                          \
+                int64_t i_ = 0;                                                          \
+                for (; i_ < n_; i_++) d_[i_] = s_[q_ * mr + i_];                         \
+                for (; i_ < mr; i_++) d_[i_] = 0;                                        \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                                const pdnn_conv_args *arg, int nt)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    const pdnn_gemm_ldb_ukernel *uk = pdnn_gemm_ldb_ukernel_select_f32();
+    const int64_t mr = uk->mr, nr = uk->nr, kg = G->kg, cg = G->cg, ws0 = p->ws[0];
+    const int64_t ncols = g->ncols, np = cdiv(cg, nr);
+    int64_t xst[3], yst[3], sx, sy;
+    for (int d = 0; d < 3; d++) {
+        xst[d] = G->str[d] * G->xs[2 + d];
+        yst[d] = G->ys[2 + d];
+    }
+    cols_uniform(g, xst, G->xs[0], &sx);
+    cols_uniform(g, yst, G->ys[0], &sy);
+    const float *x = arg->src, *dy = arg->wei; /* bwd filter: wei holds dy */
+    float *dw = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    /* tasks: (group, row block, panel block) */
+    const int64_t want = nt > 1 ? 4 * (int64_t)nt : 1;
+    int64_t mbr = min64(cdiv(kg, mr) * mr, LDB_BWDF_ROWS), pbp = np, mb, pb, ntasks;
+    for (;;) {
+        mb = cdiv(kg, mbr);
+        pb = cdiv(np, pbp);
+        ntasks = g->g * mb * pb;
+        if (ntasks >= want) break;
+        if (pbp > 1 && pbp * nr >= mbr)
+            pbp = cdiv(pbp, 2);
+        else if (mbr > mr)
+            mbr = cdiv(cdiv(mbr, 2), mr) * mr;
+        else if (pbp > 1)
+            pbp = cdiv(pbp, 2);
+        else
+            break;
+    }
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t t = 0; t < ntasks; t++) {
+        const int64_t per = mb * pb, grp = t / per, r = t % per;
+        const int64_t i0 = (r / pb) * mbr, i1 = min64(kg, i0 + mbr), rows = i1 - i0;
+        const int64_t q0 = (r % pb) * pbp, q1 = min64(np, q0 + pbp);
+        _Alignas(64) float apan[LDB_BWDF_ROWS * LDB_KC];
+        const float *ysrc = dy + grp * kg + i0;
+        const float *xg = x + grp * cg;
+        float *cgp = dw + (grp * kg + i0) * ws0;
+        int64_t pc = 0;
+        do {
+            const int64_t kc = min64(LDB_KC, ncols - pc);
+            const float beff = pc == 0 ? beta : 1.0f;
+            if (kc > 0) PACK_AT(pc, kc, rows, ysrc, sy, apan);
+            for (int64_t q = q0; q < q1; q++) {
+                const int64_t nn = min64(nr, cg - q * nr);
+                const float *b = xg + pc * sx + q * nr;
+                for (int64_t i = 0; i < rows; i += mr)
+                    uk->f32((size_t)min64(mr, rows - i), (size_t)nn, (size_t)kc, apan + i * kc, 1,
+                            mr, b, sx, cgp + i * ws0 + q * nr, ws0, alpha, beff,
+                            i == 0 && q + 1 < q1 ? b + nr : NULL);
+            }
+            pc += kc;
+        } while (pc < ncols);
+    }
+}
