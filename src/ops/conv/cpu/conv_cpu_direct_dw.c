@@ -10,7 +10,16 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
- *  - otherwise, for 1-d and 2-d problems with unit strides along the rows (forward; and
+ *  - otherwise, for 1-d and 2-d problems with unit strides along the rows (forward, backward
+ *    filter, and backward data at multiplier 1), "phase planes": each source plane copied
+ *    zero-padded and split by stride phase into a per-thread stack buffer, so that every
+ *    tap of every output reads consecutive elements; bands of output rows then run as one
+ *    flat micro-kernel call (junk columns never stored), rows copied just before the band
+ *    that needs them and the band stored just after; backward data at stride 1 is the
+ *    correlation of dy with the rotated filter, at stride > 1 one flat run per phase of
+ *    dx interleaved into its rows; backward filter dots every tap against dy copied flat;
+ *  - otherwise (multipliers > 1 in backward data, planes too large for the buffer), for
+ *    1-d and 2-d problems with unit strides along the rows (forward; and
  *    backward data at stride 1, as the correlation of dy with the rotated filter):
  *    zero-padded plane strips on the stack, whole vectors over every output row
  *    (stride phases stored apart), the padding taps adding w * 0 as im2col's zeros do
