@@ -1,6 +1,8 @@
-/* Selection of the ldb GEMM micro-kernels (see cpu/ukernels/gemm/gemm_ldb_ukernels.h). */
+/* Selection of the ldb GEMM and the GEMV micro-kernels (cpu/ukernels/gemm/gemm_ldb_ukernels.h,
+ * gemv_ukernels.h). */
 #include "cpu/isa.h"
 #include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
+#include "cpu/ukernels/gemm/gemv_ukernels.h"
 
 static const pdnn_gemm_ldb_ukernel ldb_ukernels[] = {
     {"pdnn_f32_gemm_ldb_ukernel_6x64__avx512", 6, 64, pdnn_f32_gemm_ldb_ukernel_6x64__avx512},
@@ -14,4 +16,18 @@ const pdnn_gemm_ldb_ukernel *pdnn_gemm_ldb_ukernel_select_f32(void)
     if (isa >= PDNN_ISA_AVX512) return &ldb_ukernels[0];
     if (isa >= PDNN_ISA_AVX2) return &ldb_ukernels[1];
     return &ldb_ukernels[2];
+}
+
+static const pdnn_gemv_ukernel gemv_ukernels[] = {
+    {"pdnn_f32_gemv_ukernel_6__avx512", 6, pdnn_f32_gemv_ukernel_6__avx512},
+    {"pdnn_f32_gemv_ukernel_6__avx2_fma", 6, pdnn_f32_gemv_ukernel_6__avx2_fma},
+    {"pdnn_f32_gemv_ukernel_4__scalar", 4, pdnn_f32_gemv_ukernel_4__scalar},
+};
+
+const pdnn_gemv_ukernel *pdnn_gemv_ukernel_select_f32(void)
+{
+    const pdnn_isa isa = pdnn_cpu_isa();
+    if (isa >= PDNN_ISA_AVX512) return &gemv_ukernels[0];
+    if (isa >= PDNN_ISA_AVX2) return &gemv_ukernels[1];
+    return &gemv_ukernels[2];
 }

@@ -94,6 +94,10 @@ static void test_1x1_edges(pdnnDataType_t t)
         tu_conv_check_family(&fam_1x1, &s, true);
         s = shape_1x1(t, 3, 2, 3, 4, 1, 1, 2, lay);
         tu_conv_check_family(&fam_1x1, &s, true);
+        /* fully connected with long rows and many outputs (the GEMV paths: vector
+         * tails, K blocks past 256 in backward data, several column panels) */
+        s = shape_1x1(t, 2, 1, 300, 270, 1, 1, 1, lay);
+        tu_conv_check_family(&fam_1x1, &s, true);
         /* zero output channels (zero input channels: the GEMM family's filter check
          * refuses them, cpu:gemm alike) */
         s = shape_1x1(t, 2, 1, 3, 0, 4, 4, 1, lay);

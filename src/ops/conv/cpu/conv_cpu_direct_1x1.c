@@ -61,7 +61,8 @@ static size_t ws_of(const pdnn_conv_problem *p, pdnn_conv_dir dir)
     pdnn_conv_gemm_geom_init(p, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     const int64_t cg = g.geo.cg, kg = g.geo.kg;
-    if (pdnn_conv_1x1_ldb_applies(&g) && dir == PDNN_CONV_FWD)
+    if (pdnn_conv_1x1_gemv_applies(p, &g) ||
+        (pdnn_conv_1x1_ldb_applies(&g) && dir == PDNN_CONV_FWD))
         return 0; /* data and filter read in place */
     if (pdnn_conv_1x1_pixel_major(&g))
         pdnn_conv_gemm_take(&a, dir == PDNN_CONV_FWD ? packed_b_elems(&g, cg, kg)
@@ -122,6 +123,10 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_conv_geom3 *G = &g.geo;
     const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1];
     const int nt = ctx->nthreads;
+    if (pdnn_conv_1x1_gemv_applies(p, &g)) {
+        pdnn_conv_1x1_gemv_fwd_run(p, &g, arg, nt);
+        return PDNN_STATUS_SUCCESS;
+    }
     if (pdnn_conv_1x1_ldb_applies(&g)) {
         pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_FWD, arg, NULL, nt);
         return PDNN_STATUS_SUCCESS;
@@ -207,6 +212,12 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
         pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_BWD_DATA, arg,
                               pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(g.g, pdnn_gemm_packed_a_elems(uk, cg, kg), 1), g.es),
                               nt);
+        return PDNN_STATUS_SUCCESS;
+    }
+    if (pdnn_conv_1x1_gemv_applies(p, &g)) {
+#pragma omp parallel num_threads(nt) if (nt > 1)
+        clear_uncovered(&g, arg->dst, arg->beta);
+        pdnn_conv_1x1_gemv_bwdd_run(p, &g, arg, nt);
         return PDNN_STATUS_SUCCESS;
     }
     if (pdnn_conv_1x1_pixel_major(&g)) {

@@ -3,6 +3,7 @@
 #define PDNN_CONV_CPU_DIRECT_1X1_H
 
 #include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
+#include "cpu/ukernels/gemm/gemv_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 /* The 1x1 family in direction dir: pdnn_conv_gemm_supports, every filter dim 1, no
@@ -32,5 +33,19 @@ bool pdnn_conv_1x1_ldb_bwdf_applies(const pdnn_conv_problem *p, const pdnn_conv_
 /* Runs it (arg: src x, wei dy, dst dw) with nt threads; no workspace. */
 void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                                 const pdnn_conv_args *arg, int nt);
+
+/* Most columns (n, p) of the GEMV paths. */
+#define PDNN_CONV_1X1_GEMV_COLS 4
+
+/* Few columns (at most PDNN_CONV_1X1_GEMV_COLS), x and y channels-contiguous, filter
+ * rows contiguous (ws[1] == 1), FLOAT: a fully connected layer at batch 1 to 4. */
+bool pdnn_conv_1x1_gemv_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
+/* Forward: each y(col, k) one GEMV-kernel dot product of filter row k with x's column;
+ * backward data: dx's column = dy's column times W with W's rows read in place (ldb
+ * kernel, one row). No workspace; dx pixels no output reads are the caller's. */
+void pdnn_conv_1x1_gemv_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                                const pdnn_conv_args *arg, int nt);
+void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                                 const pdnn_conv_args *arg, int nt);
 
 #endif

@@ -15,6 +15,7 @@
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
 #include "cpu/cache.h"
+#include "ops/conv/cpu/conv_cpu_panel.h"
 
 /* Channel block of the sums. */
 #define LDB_KC 256
@@ -277,5 +278,75 @@ void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm
             }
             pc += kc;
         } while (pc < ncols);
+    }
+}
+
+/* ---- few columns, channels contiguous (fully connected layers at small batch) */
+
+bool pdnn_conv_1x1_gemv_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return g->t == PDNN_DATA_FLOAT && pdnn_conv_1x1_pixel_major(g) && p->ws[1] == 1 &&
+           g->ncols <= PDNN_CONV_1X1_GEMV_COLS;
+}
+
+/* Column offsets in x and y of the (at most PDNN_CONV_1X1_GEMV_COLS) columns. */
+static void few_cols(const pdnn_conv_gemm_geom *g, int64_t *xo, int64_t *yo)
+{
+    pdnn_conv_pe_cols c;
+    pdnn_conv_pe_cols_at(g, 0, g->ncols, &c);
+    for (int64_t j = 0; j < g->ncols; j++) {
+        xo[j] = c.xo[j];
+        yo[j] = c.yo[j];
+    }
+}
+
+void pdnn_conv_1x1_gemv_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                                const pdnn_conv_args *arg, int nt)
+{
+    const pdnn_gemv_ukernel *uk = pdnn_gemv_ukernel_select_f32();
+    const int64_t mr = uk->mr, kg = g->geo.kg, cg = g->geo.cg, ws0 = p->ws[0];
+    int64_t xo[PDNN_CONV_1X1_GEMV_COLS], yo[PDNN_CONV_1X1_GEMV_COLS];
+    few_cols(g, xo, yo);
+    const float *x = arg->src, *w = arg->wei;
+    float *y = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    /* row blocks: one per thread and group at least, whole MR panels */
+    const int64_t nb = nt > 1 ? 4 * (int64_t)nt : 1;
+    const int64_t rows = max64(mr, cdiv(cdiv(kg, nb), mr) * mr), mb = cdiv(kg, rows);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t t = 0; t < g->g * mb; t++) {
+        const int64_t grp = t / mb, i0 = (t % mb) * rows, i1 = min64(kg, i0 + rows);
+        for (int64_t j = 0; j < g->ncols; j++)
+            for (int64_t i = i0; i < i1; i += mr)
+                uk->f32((size_t)min64(mr, i1 - i), (size_t)cg, w + (grp * kg + i) * ws0, ws0,
+                        x + xo[j] + grp * cg, y + yo[j] + grp * kg + i, 1, alpha, beta);
+    }
+}
+
+void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                                 const pdnn_conv_args *arg, int nt)
+{
+    const pdnn_gemm_ldb_ukernel *uk = pdnn_gemm_ldb_ukernel_select_f32();
+    const int64_t nr = uk->nr, kg = g->geo.kg, cg = g->geo.cg, ws0 = p->ws[0];
+    int64_t xo[PDNN_CONV_1X1_GEMV_COLS], yo[PDNN_CONV_1X1_GEMV_COLS];
+    few_cols(g, xo, yo);
+    const float *dy = arg->src, *w = arg->wei;
+    float *dx = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    const int64_t np = cdiv(cg, nr);
+    /* dX(col, c) = sum_k dY(col, k) W[k][c]: one row per column, W's rows in place */
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t t = 0; t < g->g * np; t++) {
+        const int64_t grp = t / np, q = t % np, nn = min64(nr, cg - q * nr);
+        for (int64_t j = 0; j < g->ncols; j++) {
+            int64_t pc = 0;
+            do {
+                const int64_t kc = min64(LDB_KC, kg - pc);
+                uk->f32(1, (size_t)nn, (size_t)kc, dy + yo[j] + grp * kg + pc, 0, 1,
+                        w + (grp * kg + pc) * ws0 + q * nr, ws0, dx + xo[j] + grp * cg + q * nr, 0,
+                        alpha, pc == 0 ? beta : 1.0f, NULL);
+                pc += kc;
+            } while (pc < kg);
+        }
     }
 }
