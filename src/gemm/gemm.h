@@ -49,11 +49,17 @@ typedef struct {
     int mr, nr;
     pdnn_f32_gemm_ukernel_fn f32;
     pdnn_f64_gemm_ukernel_fn f64;
+    pdnn_f32_gemm_ukernel_ao_fn f32_ao; /* the same kernels, A rows at offsets */
+    pdnn_f64_gemm_ukernel_ao_fn f64_ao;
 } pdnn_gemm_ukernel;
 
 /* Best micro-kernel for dtype (FLOAT or DOUBLE) on pdnn_cpu_isa(); NULL for other
  * types. */
 const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t);
+/* The best micro-kernel whose tile is at most max_nr columns wide when there is one for
+ * the ISA (AVX-512 f32: 12 x 32 for max_nr >= 32), else pdnn_gemm_ukernel_select's.
+ * For products with few columns, where a wider tile would compute empty lanes. */
+const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select_nr(pdnnDataType_t t, int max_nr);
 
 /* ---- complete GEMM */
 

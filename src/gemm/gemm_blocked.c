@@ -28,20 +28,22 @@ static inline int omp_get_num_threads(void) { return 1; }
 
 /* ---- micro-kernel table: best first within each type */
 
+#define UK32(name, isa, mr, nr) {#name, PDNN_DATA_FLOAT, isa, mr, nr, name, NULL, name##_ao, NULL}
+#define UK64(name, isa, mr, nr) {#name, PDNN_DATA_DOUBLE, isa, mr, nr, NULL, name, NULL, name##_ao}
 static const pdnn_gemm_ukernel ukernels[] = {
-    {"pdnn_f32_gemm_ukernel_6x64__avx512", PDNN_DATA_FLOAT, PDNN_ISA_AVX512, 6, 64,
-     pdnn_f32_gemm_ukernel_6x64__avx512, NULL},
-    {"pdnn_f32_gemm_ukernel_6x16__avx2_fma", PDNN_DATA_FLOAT, PDNN_ISA_AVX2, 6, 16,
-     pdnn_f32_gemm_ukernel_6x16__avx2_fma, NULL},
-    {"pdnn_f32_gemm_ukernel_6x8__scalar", PDNN_DATA_FLOAT, PDNN_ISA_SCALAR, 6, 8,
-     pdnn_f32_gemm_ukernel_6x8__scalar, NULL},
-    {"pdnn_f64_gemm_ukernel_6x32__avx512", PDNN_DATA_DOUBLE, PDNN_ISA_AVX512, 6, 32, NULL,
-     pdnn_f64_gemm_ukernel_6x32__avx512},
-    {"pdnn_f64_gemm_ukernel_6x8__avx2_fma", PDNN_DATA_DOUBLE, PDNN_ISA_AVX2, 6, 8, NULL,
-     pdnn_f64_gemm_ukernel_6x8__avx2_fma},
-    {"pdnn_f64_gemm_ukernel_4x8__scalar", PDNN_DATA_DOUBLE, PDNN_ISA_SCALAR, 4, 8, NULL,
-     pdnn_f64_gemm_ukernel_4x8__scalar},
+    UK32(pdnn_f32_gemm_ukernel_6x64__avx512, PDNN_ISA_AVX512, 6, 64),
+    UK32(pdnn_f32_gemm_ukernel_6x16__avx2_fma, PDNN_ISA_AVX2, 6, 16),
+    UK32(pdnn_f32_gemm_ukernel_6x8__scalar, PDNN_ISA_SCALAR, 6, 8),
+    UK64(pdnn_f64_gemm_ukernel_6x32__avx512, PDNN_ISA_AVX512, 6, 32),
+    UK64(pdnn_f64_gemm_ukernel_6x8__avx2_fma, PDNN_ISA_AVX2, 6, 8),
+    UK64(pdnn_f64_gemm_ukernel_4x8__scalar, PDNN_ISA_SCALAR, 4, 8),
 };
+/* Narrower tiles, for pdnn_gemm_ukernel_select_nr only. */
+static const pdnn_gemm_ukernel narrow_ukernels[] = {
+    UK32(pdnn_f32_gemm_ukernel_12x32__avx512, PDNN_ISA_AVX512, 12, 32),
+};
+#undef UK32
+#undef UK64
 
 const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t)
 {
@@ -49,6 +51,17 @@ const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t)
     for (size_t i = 0; i < sizeof ukernels / sizeof ukernels[0]; i++)
         if (ukernels[i].dtype == t && ukernels[i].isa <= isa) return &ukernels[i];
     return NULL;
+}
+
+const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select_nr(pdnnDataType_t t, int max_nr)
+{
+    const pdnn_gemm_ukernel *uk = pdnn_gemm_ukernel_select(t);
+    if (!uk || uk->nr <= max_nr) return uk;
+    for (size_t i = 0; i < sizeof narrow_ukernels / sizeof narrow_ukernels[0]; i++)
+        if (narrow_ukernels[i].dtype == t && narrow_ukernels[i].isa == uk->isa &&
+            narrow_ukernels[i].nr <= max_nr)
+            return &narrow_ukernels[i];
+    return uk;
 }
 
 /* ---- sizes */

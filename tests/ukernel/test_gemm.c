@@ -153,22 +153,28 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
         tu_fill_int(b, t, (size_t)(kc * NR), -3, 3);
         for (int mr = 0; mr <= MR; mr++)
             for (int nr = 0; nr <= NR; nr++)
-                for (int layout = 0; layout < 6; layout++) {
+                for (int layout = 0; layout < 8; layout++) {
                     /* layout % 2 == 0: rows of NR+3; 1: C transposed in memory.
-                     * layout / 2: A packed, A row-major (lda kc+2), A column-major (mr+1) */
+                     * layout / 2: A packed, A row-major (lda kc+2), A column-major (mr+1),
+                     * A rows at offsets (the _ao entry: row i at (mr - 1 - i) * (kc + 3),
+                     * rows in reverse order with gaps, unit step along k) */
                     const ptrdiff_t rs = layout % 2 ? 1 : NR + 3, cs = layout % 2 ? MR + 2 : 1;
                     const int al = layout / 2;
+                    ptrdiff_t aoff[PDNN_GEMM_MR_MAX];
+                    for (int i = 0; i < mr; i++) aoff[i] = (ptrdiff_t)(mr - 1 - i) * (kc + 3);
                     const ptrdiff_t rs_a = al == 0 ? 1 : al == 1 ? kc + 2 : 1;
-                    const ptrdiff_t cs_a = al == 0 ? MR : al == 1 ? 1 : mr + 1;
+                    const ptrdiff_t cs_a = al == 0 ? MR : al == 1 ? 1 : al == 2 ? mr + 1 : 1;
                     size_t an = al == 0 ? (size_t)(kc * MR)
                               : mr == 0 || kc == 0 ? 0
+                              : al == 3 ? (size_t)((mr - 1) * (kc + 3) + kc)
                               : (size_t)((mr - 1) * rs_a + (kc - 1) * cs_a + 1);
                     void *aw = al == 0 ? a : tu_alloc(t, an ? an : 1);
                     if (al != 0) {
                         tu_poison(aw, t, an ? an : 1);
                         for (int i = 0; i < mr; i++)
                             for (int kk = 0; kk < kc; kk++)
-                                tu_put(aw, t, (size_t)(i * rs_a + kk * cs_a),
+                                tu_put(aw, t,
+                                       (size_t)(al == 3 ? aoff[i] + kk : i * rs_a + kk * cs_a),
                                        tu_get(a, t, (size_t)(kk * MR + i)));
                     }
                     const size_t cn = (size_t)(MR + 2) * (size_t)(NR + 3);
@@ -190,9 +196,15 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
                             if (beta != 0) r += beta * ref[i * rs + j * cs];
                             ref[i * rs + j * cs] = r;
                         }
-                    if (t == PDNN_DATA_DOUBLE)
+                    if (t == PDNN_DATA_DOUBLE && al == 3)
+                        uk->f64_ao((size_t)mr, (size_t)nr, (size_t)kc, aw, aoff, b, c, rs, cs,
+                                   alpha, beta);
+                    else if (t == PDNN_DATA_DOUBLE)
                         uk->f64((size_t)mr, (size_t)nr, (size_t)kc, aw, rs_a, cs_a, b, c, rs, cs,
                                 alpha, beta);
+                    else if (al == 3)
+                        uk->f32_ao((size_t)mr, (size_t)nr, (size_t)kc, aw, aoff, b, c, rs, cs,
+                                   (float)alpha, (float)beta);
                     else
                         uk->f32((size_t)mr, (size_t)nr, (size_t)kc, aw, rs_a, cs_a, b, c, rs, cs,
                                 (float)alpha, (float)beta);
@@ -379,6 +391,14 @@ int main(void)
             done[ndone++] = uk;
             printf("ukernel/gemm: %s\n", uk->name);
             test_kernel_set(t);
+            /* the narrower tile this ISA offers for products of few columns */
+            const pdnn_gemm_ukernel *nk = pdnn_gemm_ukernel_select_nr(t, uk->nr / 2);
+            TU_CHECK(nk && nk->dtype == t && nk->isa == uk->isa, "narrow kernel of %s", uk->name);
+            if (nk && nk != uk) {
+                TU_CHECK(nk->nr <= uk->nr / 2, "%s: %d columns", nk->name, nk->nr);
+                printf("ukernel/gemm: %s\n", nk->name);
+                test_ukernel(nk);
+            }
         }
     }
     TU_CHECK(ndone == 2 * ((int)detected + 1), "%d kernels tested for isa %s", ndone,

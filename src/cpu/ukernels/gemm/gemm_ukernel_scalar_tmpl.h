@@ -1,16 +1,19 @@
 /* Body of the plain-C GEMM micro-kernels (internal), included by each
  * f32/f64_gemm_<MR>x<NR>__scalar.c file after it defines:
  *   UK_FN  the function name   UK_T  float or double   UK_MR, UK_NR  the tile
- * gcc vectorizes it for SSE2. Contract in gemm_ukernels.h. */
+ * gcc vectorizes it for SSE2. Two entry points, UK_FN and UK_FN_ao (A rows at offsets),
+ * one body. Contract in gemm_ukernels.h. */
 
-void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
-           ptrdiff_t cs_a, const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c,
-           ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+#define UK_CAT_(x, y) x##y
+#define UK_CAT(x, y) UK_CAT_(x, y)
+
+/* The body of both entry points: ao[i] is row i's offset in A (rows past mr repeat
+ * row mr - 1). */
+static inline __attribute__((always_inline)) void
+UK_CAT(UK_FN, _body)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
+                     const ptrdiff_t *ao, ptrdiff_t cs_a, const UK_T *restrict b,
+                     UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, UK_T alpha, UK_T beta)
 {
-    if (mr == 0 || nr == 0) return;
-    ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
-    for (int i = 0; i < UK_MR; i++)
-        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
     UK_T acc[UK_MR][UK_NR];
     for (int i = 0; i < UK_MR; i++)
         for (int j = 0; j < UK_NR; j++) acc[i][j] = 0;
@@ -44,3 +47,27 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
         }
     }
 }
+
+void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+           ptrdiff_t cs_a, const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c,
+           ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR];
+    for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, b, c, rs_c, cs_c, alpha, beta);
+}
+
+void UK_CAT(UK_FN, _ao)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
+                        const ptrdiff_t *aoff, const UK_T *restrict b, UK_T *restrict c,
+                        ptrdiff_t rs_c, ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR];
+    for (int i = 0; i < UK_MR; i++) ao[i] = aoff[(size_t)i < mr ? (size_t)i : mr - 1];
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 1, b, c, rs_c, cs_c, alpha, beta);
+}
+
+#undef UK_CAT_
+#undef UK_CAT

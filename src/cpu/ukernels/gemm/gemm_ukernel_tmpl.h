@@ -6,6 +6,8 @@
  *   VZERO() VSET1(x) VLOADU(p) VSTOREU(p, v) VFMA(a, b, acc) VMUL(a, b) VADD(a, b)
  *   VMASK      a lane-mask type; VMASK_FIRST(n) the mask of the first n lanes (0 < n < W)
  *   VMLOADZ(m, p) masked load (lanes off read nothing, give 0); VMSTORE(p, m, v)
+ * Two entry points: UK_FN (A rows rs_a apart) and UK_FN_ao (A rows at offsets, unit
+ * step along k), one body.
  * Contract in gemm_ukernels.h: acc[i][j] = sum_k A(i,k) * b[k*NR+j] with one fused
  * multiply-add per k in increasing k; the epilogue rounds alpha * acc, then adds
  * beta * C (a separate multiply and add; C unread when beta == 0). All MR x NR
@@ -13,15 +15,16 @@
 
 #define UK_NR (UK_NV * UK_W)
 #define UK_UNROLL _Pragma("GCC unroll 16")
+#define UK_CAT_(x, y) x##y
+#define UK_CAT(x, y) UK_CAT_(x, y)
 
-void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
-           ptrdiff_t cs_a, const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c,
-           ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+/* The body of both entry points: ao[i] is row i's offset in A (rows past mr repeat
+ * row mr - 1). */
+static inline __attribute__((always_inline)) void
+UK_CAT(UK_FN, _body)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
+                     const ptrdiff_t *ao, ptrdiff_t cs_a, const UK_T *restrict b,
+                     UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, UK_T alpha, UK_T beta)
 {
-    if (mr == 0 || nr == 0) return;
-    ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
-    UK_UNROLL for (int i = 0; i < UK_MR; i++)
-        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
     if (cs_c == 1) /* C's lines are fetched while the products are summed */
         UK_UNROLL for (int i = 0; i < UK_MR; i++) {
             if ((size_t)i >= mr) break;
@@ -94,5 +97,28 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
         for (size_t j = 0; j < nr; j++) c[(ptrdiff_t)i * rs_c + (ptrdiff_t)j * cs_c] = tile[i][j];
 }
 
+void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+           ptrdiff_t cs_a, const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c,
+           ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, b, c, rs_c, cs_c, alpha, beta);
+}
+
+void UK_CAT(UK_FN, _ao)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
+                        const ptrdiff_t *aoff, const UK_T *restrict b, UK_T *restrict c,
+                        ptrdiff_t rs_c, ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++) ao[i] = aoff[(size_t)i < mr ? (size_t)i : mr - 1];
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 1, b, c, rs_c, cs_c, alpha, beta);
+}
+
 #undef UK_NR
 #undef UK_UNROLL
+#undef UK_CAT_
+#undef UK_CAT

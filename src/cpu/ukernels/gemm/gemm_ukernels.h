@@ -18,6 +18,10 @@
  * never depend on the blocking or the thread count; they do differ between kernels
  * (the SIMD kernels fuse each multiply-add, the scalar ones do not).
  *
+ * Each kernel has a second entry point, <name>_ao, for A rows read in place at
+ * arbitrary offsets: A(i, k) at a[ao[i] + k] (ao holds mr offsets; unit step along k),
+ * everything else as above: the same body, so the same bits for the same values.
+ *
  * The SIMD kernels share one body, gemm_ukernel_tmpl.h; nothing needs alignment. */
 #ifndef PDNN_UKERNELS_GEMM_H
 #define PDNN_UKERNELS_GEMM_H
@@ -33,6 +37,15 @@ typedef void (*pdnn_f64_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const 
                                          double *c, ptrdiff_t rs_c, ptrdiff_t cs_c,
                                          double alpha, double beta);
 
+typedef void (*pdnn_f32_gemm_ukernel_ao_fn)(size_t mr, size_t nr, size_t kc, const float *a,
+                                            const ptrdiff_t *ao, const float *b, float *c,
+                                            ptrdiff_t rs_c, ptrdiff_t cs_c, float alpha,
+                                            float beta);
+typedef void (*pdnn_f64_gemm_ukernel_ao_fn)(size_t mr, size_t nr, size_t kc, const double *a,
+                                            const ptrdiff_t *ao, const double *b, double *c,
+                                            ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha,
+                                            double beta);
+
 #define PDNN_F32_GEMM_UKERNEL(name)                                                        \
     void name(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a,    \
               ptrdiff_t cs_a, const float *restrict b, float *restrict c, ptrdiff_t rs_c,  \
@@ -42,16 +55,31 @@ typedef void (*pdnn_f64_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const 
               ptrdiff_t cs_a, const double *restrict b, double *restrict c, ptrdiff_t rs_c, \
               ptrdiff_t cs_c, double alpha, double beta)
 
+#define PDNN_F32_GEMM_UKERNEL_AO(name)                                                     \
+    void name##_ao(size_t mr, size_t nr, size_t kc, const float *restrict a,               \
+                   const ptrdiff_t *ao, const float *restrict b, float *restrict c,        \
+                   ptrdiff_t rs_c, ptrdiff_t cs_c, float alpha, float beta)
+#define PDNN_F64_GEMM_UKERNEL_AO(name)                                                     \
+    void name##_ao(size_t mr, size_t nr, size_t kc, const double *restrict a,              \
+                   const ptrdiff_t *ao, const double *restrict b, double *restrict c,      \
+                   ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha, double beta)
+/* Both entry points of one kernel. */
+#define PDNN_F32_GEMM_UKERNELS(name) PDNN_F32_GEMM_UKERNEL(name); PDNN_F32_GEMM_UKERNEL_AO(name)
+#define PDNN_F64_GEMM_UKERNELS(name) PDNN_F64_GEMM_UKERNEL(name); PDNN_F64_GEMM_UKERNEL_AO(name)
+
 /* Plain C, auto-vectorized for baseline x86-64 (SSE2). */
-PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x8__scalar);
-PDNN_F64_GEMM_UKERNEL(pdnn_f64_gemm_ukernel_4x8__scalar);
+PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x8__scalar);
+PDNN_F64_GEMM_UKERNELS(pdnn_f64_gemm_ukernel_4x8__scalar);
 
 /* AVX2 + FMA3 (16 ymm registers): 12 accumulators. */
-PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x16__avx2_fma);
-PDNN_F64_GEMM_UKERNEL(pdnn_f64_gemm_ukernel_6x8__avx2_fma);
+PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x16__avx2_fma);
+PDNN_F64_GEMM_UKERNELS(pdnn_f64_gemm_ukernel_6x8__avx2_fma);
 
 /* AVX-512F (32 zmm registers): 24 accumulators. */
-PDNN_F32_GEMM_UKERNEL(pdnn_f32_gemm_ukernel_6x64__avx512);
-PDNN_F64_GEMM_UKERNEL(pdnn_f64_gemm_ukernel_6x32__avx512);
+PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x64__avx512);
+/* 12 x 32: the same 24 accumulators for narrow products (N <= 32: the backward filter
+ * with few output channels). */
+PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_12x32__avx512);
+PDNN_F64_GEMM_UKERNELS(pdnn_f64_gemm_ukernel_6x32__avx512);
 
 #endif

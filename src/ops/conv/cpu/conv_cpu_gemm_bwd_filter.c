@@ -8,8 +8,9 @@
  * end hold 0),
  *   dW_g^T[(c, e) x Kg] = sum over images and lanes q of xpad[c, q + off(e)] * dYext^T[q x Kg],
  * a GEMM whose A rows are read in place from the padded copy: a micro-kernel tile takes
- * 6 rows at a fixed step (6 channels at one tap, or, with few channels, 6 taps along the
- * last dim when they are a fixed step apart), unit step along q. dYext^T is packed into B panels per image. The images
+ * mr consecutive taps of the filter's order, each row at its tap's offset (the
+ * micro-kernels' _ao entry), unit step along q; with Kg at most half the tile's width a
+ * narrower tile (12 x 32 at AVX-512 f32) keeps the columns full. dYext^T is packed into B panels per image. The images
  * are summed in 4 fixed slots (image n in slot n % 4, a dW^T each, in the workspace);
  * threads split (slot, tile) pairs; each slot's tile sums its images in order and every
  * image's lanes in fixed PDNN_GEMM_KC blocks, and the slots are added in order at the
@@ -62,26 +63,28 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
 static bool in_place_applies(const pdnn_conv_problem *p)
 {
     int64_t q = 1;
-    for (int d = 0; d < p->nsp; d++) {
-        if (p->stride[d] != 1) return false; /* (rows of 6 channels or taps waste more) */
-        q *= p->out[d];
-    }
+    for (int d = 0; d < p->nsp; d++) q *= p->out[d];
     /* each micro-kernel call sums one image's lanes: with few output pixels per image
      * (e.g. fully connected layers as 1x1 maps) the im2col path, whose sums run across
      * images, is faster */
     return q >= 32;
 }
 
-/* The geometry of the stride-1 path. */
+/* The geometry of the in-place path. */
 typedef struct {
     pdnn_conv_gemm_padgeom pg;
     int64_t q;      /* lanes per image */
     int64_t nkp;    /* B panels per group (ceil(Kg / nr)) */
     int64_t nbi;    /* images per chunk */
-    bool by_chan;   /* A tiles: 6 channels at one tap (else 6 taps along the last dim) */
-    int64_t rows;   /* tile rows of one group: by_chan: ceil(cg / mr) * ks; else
-                     * ceil(kern2 / mr) * cg * kern0 * kern1 */
+    int64_t ntt;    /* tap tiles per group: ceil(T / mr) */
 } unit_geom;
+
+/* The micro-kernel of the in-place path: a narrower tile when Kg fills half the
+ * general one's columns or less. */
+static void unit_kernel(pdnn_conv_gemm_geom *g)
+{
+    if (g->geo.kg <= g->uk->nr / 2) g->uk = pdnn_gemm_ukernel_select_nr(g->t, g->uk->nr / 2);
+}
 
 static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
 {
@@ -95,15 +98,7 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
         u->q = pdnn_conv_gemm_pad_lane(&u->pg, last) + 1;
     }
     u->nkp = (g->geo.kg + nr - 1) / nr;
-    const int64_t k2 = g->geo.kern[2], k01 = g->geo.kern[0] * g->geo.kern[1];
-    const int64_t rc = (g->geo.cg + mr - 1) / mr * g->ks;
-    int64_t rs = (k2 + mr - 1) / mr * g->geo.cg * k01;
-    /* taps along the last dim are a fixed step apart in the padded copy when that dim
-     * is not split into phases, or the dilation is a multiple of the stride */
-    const int64_t ph2 = u->pg.ph[2];
-    u->by_chan = rc <= rs || g->geo.dil[2] % ph2 != 0;
-    if (u->by_chan) rs = rc;
-    u->rows = rs;
+    u->ntt = (g->taps + mr - 1) / mr;
     /* images per chunk: padded x and packed dY^T within the chunk target */
     const int64_t per = u->pg.img < 0 ? -1
                         : pdnn_conv_gemm_mul3(g->g * u->nkp * nr, u->q, 1) < 0
@@ -115,16 +110,18 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
 }
 
 typedef struct {
-    char *pad; /* nbi padded images */
-    char *bp;  /* per image, group and panel: q x nr packed dYext^T */
-    char *dwt; /* SLOTS dW^T: slot s, group g at (s * groups + g) * taps * kg, row t
-                * (filter tap order), column k */
+    int64_t *poff; /* the taps' offsets in a padded image, filter order */
+    char *pad;     /* nbi padded images */
+    char *bp;      /* per image, group and panel: q x nr packed dYext^T */
+    char *dwt;     /* SLOTS dW^T: slot s, group g at (s * groups + g) * taps * kg, row t
+                    * (filter tap order), column k */
 } unit_bufs;
 
 static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
                         pdnn_conv_gemm_arena *a, unit_bufs *b)
 {
     const int64_t slack = PDNN_GEMM_NR_MAX; /* lanes a tile may read past Q: none, kept safe */
+    b->poff = pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t));
     b->pad = pdnn_conv_gemm_take(
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi, u->pg.img, 1) + slack, g->es);
     b->bp = pdnn_conv_gemm_take(
@@ -136,20 +133,13 @@ static size_t unit_workspace(const pdnn_conv_problem *p)
 {
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
+    unit_kernel(&g);
     unit_geom u;
     unit_geom_init(&g, &u);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     unit_bufs b;
     unit_layout(&g, &u, &a, &b);
     return pdnn_conv_gemm_arena_bytes(&a);
-}
-
-/* Filter tap index of (channel c, spatial taps r0, r1, r2) in the filter's order. */
-static int64_t tap_index(const pdnn_conv_gemm_geom *g, int64_t c, int64_t r0, int64_t r1,
-                         int64_t r2)
-{
-    const int64_t sp = (r0 * g->geo.kern[1] + r1) * g->geo.kern[2] + r2;
-    return g->cmajor ? c * g->ks + sp : sp * g->geo.cg + c;
 }
 
 /* Packs image ni's dY of group grp, panel kp (channels kp*nr ..) as q x nr B rows:
@@ -188,6 +178,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
 {
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
+    unit_kernel(&g);
     unit_geom u;
     unit_geom_init(&g, &u);
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
@@ -198,10 +189,8 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
     const int64_t T = g.taps, kg = g.geo.kg, cg = g.geo.cg, Q = u.q;
-    const int64_t *kern = g.geo.kern, *dil = g.geo.dil;
-    const int64_t k01 = kern[0] * kern[1];
-    const int64_t rpc = (cg + mr - 1) / mr, rps = (kern[2] + mr - 1) / mr;
-    const int64_t ntile = g.g * u.rows * u.nkp, nich = (g.n + u.nbi - 1) / u.nbi;
+    const int64_t ntile = g.g * u.ntt * u.nkp, nich = (g.n + u.nbi - 1) / u.nbi;
+    pdnn_conv_gemm_pad_taps(p, &g, &u.pg, b.poff);
     const int64_t bimg = g.g * u.nkp * nr * Q; /* packed dY^T elements per image */
     const char *x = arg->src, *dy = arg->wei;
     char *dw = arg->dst;
@@ -235,49 +224,14 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
             for (int64_t item = 0; item < SLOTS * ntile; item++) {
                 const int64_t slot = item % SLOTS, tile = item / SLOTS;
                 if (slot >= g.n) continue; /* fewer images than slots */
-                const int64_t grp = tile / (u.rows * u.nkp), rest = tile % (u.rows * u.nkp);
-                const int64_t row = rest / u.nkp, kp = rest % u.nkp;
-                /* the tile's rows: channels c0.. at one tap, or taps r2_0.. of one (c, r0, r1) */
-                int64_t c0, r0, r1, r2, nrow, astep;
-                if (u.by_chan) {
-                    const int64_t sp = row / rpc;
-                    c0 = (row % rpc) * mr;
-                    r2 = sp % kern[2];
-                    r1 = sp / kern[2] % kern[1];
-                    r0 = sp / (kern[2] * kern[1]);
-                    nrow = cg - c0 < mr ? cg - c0 : mr;
-                    astep = u.pg.ps;
-                } else {
-                    const int64_t rc = row / rps;
-                    r2 = (row % rps) * mr;
-                    c0 = rc / k01;
-                    r1 = rc % k01 % kern[1];
-                    r0 = rc % k01 / kern[1];
-                    nrow = kern[2] - r2 < mr ? kern[2] - r2 : mr;
-                    astep = dil[2] / u.pg.ph[2];
-                }
-                const int64_t e0 = (p->flip ? kern[0] - 1 - r0 : r0) * dil[0];
-                const int64_t e1 = (p->flip ? kern[1] - 1 - r1 : r1) * dil[1];
-                int64_t e2 = (p->flip ? kern[2] - 1 - r2 : r2) * dil[2];
-                int64_t step = astep;
-                if (!u.by_chan && p->flip) { /* rows run backwards along the last dim */
-                    e2 = (kern[2] - 1 - (r2 + nrow - 1)) * dil[2];
-                    step = dil[2] / u.pg.ph[2];
-                }
-                const int64_t e[3] = {e0, e1, e2};
-                const int64_t aoff = (grp * cg + c0) * u.pg.ps + pdnn_conv_gemm_pad_off(&u.pg, e);
-                /* C: dW^T rows (filter taps) of the tile, first row and step */
-                int64_t t0, ts;
-                if (u.by_chan) {
-                    t0 = tap_index(&g, c0, r0, r1, r2);
-                    ts = nrow > 1 ? tap_index(&g, c0 + 1, r0, r1, r2) - t0 : 1;
-                } else if (!p->flip) {
-                    t0 = tap_index(&g, c0, r0, r1, r2);
-                    ts = nrow > 1 ? tap_index(&g, c0, r0, r1, r2 + 1) - t0 : 1;
-                } else { /* A row i reads tap r2 + nrow - 1 - i */
-                    t0 = tap_index(&g, c0, r0, r1, r2 + nrow - 1);
-                    ts = nrow > 1 ? tap_index(&g, c0, r0, r1, r2 + nrow - 2) - t0 : 1;
-                }
+                const int64_t grp = tile / (u.ntt * u.nkp), rest = tile % (u.ntt * u.nkp);
+                const int64_t t0 = rest / u.nkp * mr, kp = rest % u.nkp;
+                /* the tile's rows: taps t0 .. t0 + nrow - 1 (filter order), read in place
+                 * at their offsets in the padded image; C: those rows of dW^T */
+                const int64_t nrow = T - t0 < mr ? T - t0 : mr;
+                ptrdiff_t ao[PDNN_GEMM_MR_MAX];
+                for (int64_t i = 0; i < nrow; i++) ao[i] = (ptrdiff_t)(b.poff[t0 + i] - b.poff[t0]);
+                const int64_t aoff = grp * cg * u.pg.ps + b.poff[t0];
                 const int64_t ncols = kg - kp * nr < nr ? kg - kp * nr : nr;
                 char *c = b.dwt + (((slot * g.g + grp) * T + t0) * kg + kp * nr) * (int64_t)es;
                 for (int64_t ni = 0; ni < nimg; ni++) {
@@ -288,13 +242,13 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                         const int64_t kc = Q - q0 < PDNN_GEMM_KC ? Q - q0 : PDNN_GEMM_KC;
                         const bool first = n0 + ni == slot && q0 == 0; /* slot's first image */
                         if (es == sizeof(float))
-                            uk->f32((size_t)nrow, (size_t)ncols, (size_t)kc,
-                                    (const float *)a + q0, step, 1, (const float *)bb + q0 * nr,
-                                    (float *)c, ts * kg, 1, 1.0f, first ? 0.0f : 1.0f);
+                            uk->f32_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
+                                       (const float *)a + q0, ao, (const float *)bb + q0 * nr,
+                                       (float *)c, kg, 1, 1.0f, first ? 0.0f : 1.0f);
                         else
-                            uk->f64((size_t)nrow, (size_t)ncols, (size_t)kc,
-                                    (const double *)a + q0, step, 1, (const double *)bb + q0 * nr,
-                                    (double *)c, ts * kg, 1, 1.0, first ? 0.0 : 1.0);
+                            uk->f64_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
+                                       (const double *)a + q0, ao, (const double *)bb + q0 * nr,
+                                       (double *)c, kg, 1, 1.0, first ? 0.0 : 1.0);
                     }
                 }
             }
