@@ -33,6 +33,7 @@
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
+#include "cpu/ukernels/transpose/transpose.h"
 
 typedef struct {
     pdnn_conv_gemm_tap *tab;
@@ -153,11 +154,18 @@ static void pack_dyt(const pdnn_conv_gemm_geom *g, const unit_geom *u, const cha
     const int64_t nk = g->geo.kg - kp * nr < nr ? g->geo.kg - kp * nr : nr;
     const int64_t *ys = g->geo.ys, *out = g->geo.out;
     memset(dst, 0, (size_t)(u->q * nr) * es);
+    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
     for (int64_t o0 = 0; o0 < out[0]; o0++)
         for (int64_t o1 = 0; o1 < out[1]; o1++) {
             const int64_t o[3] = {o0, o1, 0};
             const int64_t l0 = pdnn_conv_gemm_pad_lane(&u->pg, o);
             const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3];
+            if (es == sizeof(float) && (ys[4] == 1 || out[2] == 1)) {
+                /* NCHW: the row's nk x out2 block, transposed by SIMD blocks */
+                tr((size_t)nk, (size_t)out[2], (const float *)dy + s0, ys[1],
+                   (float *)dst + l0 * nr, nr);
+                continue;
+            }
             for (int64_t o2 = 0; o2 < out[2]; o2++) {
                 const int64_t so = s0 + o2 * ys[4];
                 if (es == sizeof(float)) {
