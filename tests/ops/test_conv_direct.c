@@ -133,6 +133,10 @@ static void test_1x1_edges(pdnnDataType_t t)
         tu_conv_check_family(&fam_1x1, &s, true);
         s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
         tu_conv_check_family(&fam_1x1, &s, true);
+        /* long images (1089 pixels: two pixel blocks of the dot-product backward filter,
+         * a masked tail), groups */
+        s = shape_1x1(t, 2, 2, 3, 5, 33, 33, 1, TU_LAYOUT_PACKED);
+        tu_conv_check_family(&fam_1x1, &s, true);
     }
 }
 

@@ -39,7 +39,11 @@ typedef struct {
     bool inplace;        /* A read in place, K blocks within images */
     int64_t astep;       /* A's pixel step within an image (inplace) */
     int64_t kcmax;
-    char *buf;           /* ma x nb per group, row-major */
+    char *buf;           /* ma x nb per group, row-major (not direct) */
+    bool direct;         /* A = dy, dW's channels contiguous: the sums go to dw itself */
+    char *cdst;          /* where the tiles go: dw (direct) or buf */
+    int64_t c_gs, c_rs;  /* its group and row strides (elements) */
+    double alpha, beta0; /* the tiles' alpha, and beta of the first K block */
     char *ap, *bp;       /* packed K block (not inplace): per group */
     int64_t apg, bpg;    /* their group strides (elements) */
     int64_t mbr, mb, cbp, cb, ntasks;
@@ -50,7 +54,15 @@ static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
 {
     const pdnn_conv_geom3 *G = &g->geo;
     pl->g = g;
-    pl->a_is_x = G->cg > G->kg;
+    /* the orientation whose 6 x NR tiles are clearly fuller (else A = dy, written straight to
+     * dw when its channels are contiguous) */
+    const int64_t mr = g->uk->mr, nr = g->uk->nr;
+    const double fill_y = (double)G->kg / (double)(cdiv(G->kg, mr) * mr) * (double)G->cg /
+                          (double)(cdiv(G->cg, nr) * nr);
+    const double fill_x = (double)G->cg / (double)(cdiv(G->cg, mr) * mr) * (double)G->kg /
+                          (double)(cdiv(G->kg, nr) * nr);
+    pl->a_is_x = G->kg > 0 && G->cg > 0 && fill_x > 1.05 * fill_y;
+    pl->direct = !pl->a_is_x && p->ws[1] == 1;
     pl->ma = pl->a_is_x ? G->cg : G->kg;
     pl->nb = pl->a_is_x ? G->kg : G->cg;
     pl->a_cs = pl->a_is_x ? G->xs[1] : G->ys[1];
@@ -59,14 +71,13 @@ static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     for (int d = 0; d < 3; d++) st[d] = pl->a_is_x ? G->str[d] * G->xs[2 + d] : G->ys[2 + d];
     pl->inplace = pdnn_conv_1x1_pixel_step(G, st, &pl->astep) && pl->astep >= 1 && pl->astep <= 4;
     pl->kcmax = pdnn_conv_pe_kc(g->uk, g->es);
-    (void)p;
 }
 
 static void bwdf_layout(const bwdf_plan *pl, pdnn_conv_gemm_arena *a, char **buf, char **ap,
                         char **bp)
 {
     const pdnn_conv_gemm_geom *g = pl->g;
-    *buf = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, pl->ma, pl->nb), g->es);
+    *buf = pl->direct ? NULL : pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, pl->ma, pl->nb), g->es);
     *ap = *bp = NULL;
     if (!pl->inplace) {
         *ap = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, pl->ma, pl->kcmax), 1),
@@ -81,6 +92,7 @@ static size_t bwdf_workspace(const void *prob)
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
     if (pdnn_conv_1x1_ldb_bwdf_applies(prob, &g)) return 0; /* read in place */
+    if (pdnn_conv_1x1_dot_applies(&g)) return pdnn_conv_1x1_dot_workspace(&g);
     bwdf_plan pl;
     bwdf_plan_init(prob, &g, &pl);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -177,7 +189,7 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
     if (i0 >= i1 || q0 >= q1) return;
     const char *ag = pl->a + grp * pl->ma * pl->a_cs * es;
     const char *bg = pl->b + grp * pl->nb * pl->b_cs * es;
-    char *cg = pl->buf + grp * pl->ma * pl->nb * es;
+    char *cg = pl->cdst + grp * pl->c_gs * es;
     _Alignas(64) char bbuf[PDNN_CONV_PE_SLICE_BYTES];
     int64_t ao[PDNN_GEMM_KC], bo[PDNN_GEMM_KC], chan[PDNN_GEMM_NR_MAX];
     const int64_t nblk = bwdf_nblocks(pl);
@@ -185,7 +197,7 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
         int64_t c0, kc;
         bwdf_block(pl, kb, &c0, &kc);
         if (kc > 0) bwdf_offsets(pl, c0, kc, ao, bo);
-        const double beff = kb == 0 ? 0.0 : 1.0;
+        const double beff = kb == 0 ? pl->beta0 : 1.0;
         for (int64_t q = q0; q < q1; q++) {
             const int64_t nn = min64(nr, pl->nb - q * nr);
             if (kc > 0) { /* B slice: kc pixels x nn channels */
@@ -195,8 +207,8 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
             for (int64_t i = i0; i < i1; i += mr)
                 pdnn_conv_pe_ukernel(uk, min64(mr, i1 - i), nn, kc,
                                      ag + (kc > 0 ? ao[0] + i * pl->a_cs : 0) * es, pl->a_cs,
-                                     pl->astep, bbuf, cg + (i * pl->nb + q * nr) * es, pl->nb, 1,
-                                     1.0, beff);
+                                     pl->astep, bbuf, cg + (i * pl->c_rs + q * nr) * es, pl->c_rs,
+                                     1, pl->alpha, beff);
         }
     }
 }
@@ -266,41 +278,40 @@ static void bwdf_packed(const bwdf_plan *pl)
                 }
             }
         }
-        const double beff = kb == 0 ? 0.0 : 1.0;
+        const double beff = kb == 0 ? pl->beta0 : 1.0;
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < pl->ntasks; t++) {
             const int64_t per = pl->mb * pl->cb, grp = t / per, r = t % per;
             const int64_t i0 = (r / pl->cb) * pl->mbr, i1 = min64(pl->ma, i0 + pl->mbr);
             const int64_t q = r % pl->cb, nn = min64(nr, pl->nb - q * nr);
-            char *cg = pl->buf + grp * pl->ma * pl->nb * es;
+            char *cg = pl->cdst + grp * pl->c_gs * es;
             for (int64_t i = i0; i < i1; i += mr)
                 pdnn_conv_pe_ukernel(uk, min64(mr, i1 - i), nn, kc,
                                      pl->ap + (grp * pl->apg + i * kc) * es, 1, mr,
                                      pl->bp + (grp * pl->bpg + q * nr * kc) * es,
-                                     cg + (i * pl->nb + q * nr) * es, pl->nb, 1, 1.0, beff);
+                                     cg + (i * pl->c_rs + q * nr) * es, pl->c_rs, 1, pl->alpha, beff);
         }
     }
 }
 
-/* dw[k, c] = alpha * buf + beta * dw (dw unread when beta == 0), in the data type. */
-#define BLEND_DW(T)                                                                      \
-    do {                                                                                 \
-        const T *bb = (const T *)pl.buf;                                                 \
-        T *dd = (T *)dw;                                                                 \
-        const T al = (T)alpha, be = (T)beta;                                             \
-        for (int64_t c = 0; c < cg; c++) {                                               \
-            const int64_t kk = row % kg, grp = row / kg;                                 \
-            const T s = pl.a_is_x ? bb[(grp * cg + c) * kg + kk]                         \
-                                  : bb[(grp * kg + kk) * cg + c];                        \
-            T *e = dd + row * ws0 + c * ws1;                                             \
-            T v = al * s;                                                                \
-            if (be != 0) {                                                               \
-                T u = be * *e;                                                           \
-                v = v + u;                                                               \
-            }                                                                            \
-            *e = v;                                                                      \
-        }                                                                                \
-    } while (0)
+/* dw[k, c] = alpha * buf + beta * dw (dw unread when beta == 0), in the data type, for
+ * rows r0 .. r1 - 1 of dW (one group); a transposed buf (A = x) is read along its rows,
+ * the block's rows of dw advancing together. */
+#define BLEND_ONE(T, kk, c)                                                                  do {                                                                                         const T s_ = pl->a_is_x ? bb[(grp * cg + (c)) * kg + (kk)]                                                       : bb[(grp * kg + (kk)) * cg + (c)];                              T *e_ = dd + (grp * kg + (kk)) * ws0 + (c) * ws1;                                        T v_ = al * s_;                                                                          if (be != 0) {                                                                               T u_ = be * *e_;                                                                         v_ = v_ + u_;                                                                        }                                                                                        *e_ = v_;                                                                            } while (0)
+
+#define BLEND_DW(T)                                                                          do {                                                                                         const T *bb = (const T *)pl->buf;                                                        T *dd = (T *)dw;                                                                         const T al = (T)alpha, be = (T)beta;                                                     if (pl->a_is_x)                                                                              for (int64_t c = 0; c < cg; c++)                                                             for (int64_t kk = k0; kk < k1; kk++) BLEND_ONE(T, kk, c);                        else                                                                                         for (int64_t kk = k0; kk < k1; kk++)                                                         for (int64_t c = 0; c < cg; c++) BLEND_ONE(T, kk, c);                        } while (0)
+
+/* Rows of dW a blend step covers. */
+#define BLEND_ROWS 8
+
+static void blend_dw(const bwdf_plan *pl, int64_t grp, int64_t k0, int64_t k1, int64_t kg,
+                     int64_t cg, int64_t ws0, int64_t ws1, double alpha, double beta, char *dw)
+{
+    if (pl->g->es == sizeof(float))
+        BLEND_DW(float);
+    else
+        BLEND_DW(double);
+}
 
 static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
@@ -314,12 +325,21 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
         pdnn_conv_1x1_ldb_bwdf_run(p, &g, arg, ctx->nthreads);
         return PDNN_STATUS_SUCCESS;
     }
+    if (pdnn_conv_1x1_dot_applies(&g)) {
+        pdnn_conv_1x1_dot_run(p, &g, arg, ctx->ws, ctx->nthreads);
+        return PDNN_STATUS_SUCCESS;
+    }
     bwdf_plan pl;
     bwdf_plan_init(p, &g, &pl);
     pl.a = pl.a_is_x ? arg->src : arg->wei;
     pl.b = pl.a_is_x ? arg->wei : arg->src;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     bwdf_layout(&pl, &ar, &pl.buf, &pl.ap, &pl.bp);
+    pl.cdst = pl.direct ? arg->dst : pl.buf;
+    pl.c_gs = pl.direct ? kg * ws0 : pl.ma * pl.nb;
+    pl.c_rs = pl.direct ? ws0 : pl.nb;
+    pl.alpha = pl.direct ? arg->alpha : 1.0;
+    pl.beta0 = pl.direct ? arg->beta : 0.0;
     pl.apg = pdnn_gemm_packed_a_elems(g.uk, pl.ma, pl.kcmax);
     pl.bpg = pdnn_gemm_packed_b_elems(g.uk, pl.kcmax, pl.nb);
     const int nt = ctx->nthreads;
@@ -334,12 +354,13 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
         } else {
             bwdf_packed(&pl);
         }
+        if (!pl.direct) {
+            const int64_t kb = cdiv(kg, BLEND_ROWS);
 #pragma omp for schedule(static)
-        for (int64_t row = 0; row < g.g * kg; row++) {
-            if (g.es == sizeof(float))
-                BLEND_DW(float);
-            else
-                BLEND_DW(double);
+            for (int64_t r = 0; r < g.g * kb; r++) {
+                const int64_t grp = r / kb, k0 = (r % kb) * BLEND_ROWS;
+                blend_dw(&pl, grp, k0, min64(kg, k0 + BLEND_ROWS), kg, cg, ws0, ws1, alpha, beta, dw);
+            }
         }
     }
     return PDNN_STATUS_SUCCESS;
