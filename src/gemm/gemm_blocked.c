@@ -10,7 +10,6 @@
  * size because one panel of MR rows does not collide in L1), else its MR x KC panel is
  * packed first. KC is fixed (gemm.h). */
 #include <stdint.h>
-#include <string.h>
 
 #ifdef _OPENMP
 #include <omp.h>

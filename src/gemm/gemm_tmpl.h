@@ -86,8 +86,9 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                 /* any column placement: the whole K of this tile at the first block, in
                  * a local tile that holds exactly what C would (C's cells gathered for
                  * the first block's beta, the later blocks adding to it), then the
-                 * cells are stored by runs of consecutive offsets: same bits as a
-                 * direct store, and C's scattered cells written once, not per block */
+                 * cells are stored one by one (no library copy per short run): same
+                 * bits as a direct store, and C's scattered cells written once, not
+                 * per block */
                 if (pc != 0) continue;
                 GT tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX];
                 const int64_t *co = coff + j0;
@@ -104,13 +105,7 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                 for (size_t i = 0; i < mm; i++) {
                     GT *row = c + (i0 + (int64_t)i) * rs_c;
                     const GT *t = tile + i * (size_t)nr;
-                    size_t j = 0;
-                    while (j < nn) {
-                        size_t e = j + 1;
-                        while (e < nn && co[e] == co[j] + (int64_t)(e - j)) e++;
-                        memcpy(row + co[j], t + j, (e - j) * sizeof(GT));
-                        j = e;
-                    }
+                    for (size_t j = 0; j < nn; j++) row[co[j]] = t[j];
                 }
             }
         }

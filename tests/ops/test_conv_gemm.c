@@ -145,6 +145,29 @@ static void test_edges(pdnnDataType_t t)
         s.flip = true;
         check_all_dirs(&s, true);
     }
+    /* backward data by stride phases (C/g >= 4): 3x3 stride 2 on odd and even sizes,
+     * kernel narrower than the stride (phases no tap reaches: dx = beta * dx), dilation
+     * sharing a factor with the stride (odd phases empty) or not, flip, KRSC, NHWC,
+     * gapped dx, beta != 0 */
+    s = tu_conv_shape2d(t, 2, 1, 5, 3, 9, 10, 3, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_DATA, false, -1.0, 0.5);
+    s.flip = true;
+    s.krsc = true;
+    s.xkind = TU_LAYOUT_GAPPED;
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 2.0, -1.0);
+    s = tu_conv_shape2d(t, 2, 2, 4, 3, 11, 8, 2, 1, 3, 0, 1);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.5);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0);
+    for (int d = 2; d <= 3; d++) {
+        s = tu_conv_shape2d(t, 1, 1, 6, 2, 12, 13, 3, 3, 2, 2, d);
+        s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+        check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.25);
+        s.flip = true;
+        check_dir(&s, PDNN_CONV_BWD_DATA, false, 1.0, 0.0);
+    }
+    s = tu_conv_shape1d(t, 3, 1, 4, 2, 30, 5, 3, 4, 1);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 1.0);
     s = tu_conv_shape2d(t, 2, 1, 2, 3, 9, 10, 3, 2, 2, 1, 1);
     s.nsp = 3;
     s.in[2] = 11;

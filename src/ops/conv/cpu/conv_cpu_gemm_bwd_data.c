@@ -1,10 +1,13 @@
 /* Backward data by GEMM ("cpu:gemm", PDNN_CONVOLUTION_BWD_DATA_ALGO_1).
  *
- * Stride 1 and C/g >= 4: dx is the forward convolution of dy with the filter rotated
+ * C/g >= 4: at stride 1, dx is the forward convolution of dy with the filter rotated
  * by 180 degrees and K and C swapped, padded by (kern - 1) * dil - pad, so it runs
  * through the forward core (conv_cpu_gemm_fwd.c: zero-padded dy, B panels by runs, the
  * filter read transposed in place); every dx element is one sum over the
- * K * prod(kern) taps.
+ * K * prod(kern) taps. With strides above 1, dx splits into prod(stride) phases (the
+ * elements of one residue of i + pad modulo the stride along each dim), each reached by
+ * a subset of the taps only: a stride-1 problem of its own (sub-filter read in place,
+ * dx elements stride apart), run the same way; a phase no tap reaches gets beta * dx.
  *
  * Otherwise, by GEMM + col2im: per group g and chunk of whole images,
  * col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P] (conv_cpu_gemm.h), then every dx
@@ -15,7 +18,7 @@
  * The gather (rather than a scatter-add) writes each dx element once, so threads split
  * dx rows freely and results do not depend on the thread count.
  *
- * Workspace (forward form): that of the forward core. Otherwise: tap and pixel tables,
+ * Workspace (forward form): that of the forward core (the largest phase's). Otherwise: tap and pixel tables,
  * the packed transposed filter (~ K * T elements) and per chunk the packed dY columns
  * and the col matrix (<= ~4 MiB unless one image's T x P col matrix is larger). */
 #include "ops/conv/cpu/conv_cpu_gemm.h"
@@ -54,13 +57,9 @@ static void bwdd_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
     b->col = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->taps, ccap, 1), g->es);
 }
 
-/* Stride 1 everywhere and C/g >= 4: dx is the forward convolution of dy with the filter
- * rotated (flip toggled) and K and C swapped, padded by (kern - 1) * dil - pad
- * (negative: cropped), run by the forward core with the filter read in place. */
+/* C/g >= 4: dx runs through the forward core, by stride phases (below). */
 static bool fwd_form_applies(const pdnn_conv_problem *p)
 {
-    for (int d = 0; d < p->nsp; d++)
-        if (p->stride[d] != 1) return false;
     /* the forward form's GEMM has C/g rows: with fewer than 4 its micro-kernel tiles
      * (6 rows) are mostly empty, and GEMM + col2im is faster (e.g. 3x at C/g = 1) */
     return p->g > 0 && p->c / p->g >= 4;
@@ -92,13 +91,102 @@ static void fwd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q)
     }
 }
 
+/* One stride phase of backward data. Along dim d, the dx elements i with
+ * (i + pad) % stride == rho (i = stride * m + rho - pad) are reached only by the taps r
+ * whose offset e(r) = (flip ? kern - 1 - r : r) * dil is rho modulo the stride, with
+ * o = m - (e(r) - rho) / stride: a stride-1 backward-data problem q over those dx
+ * elements (dx strides times the stride), the same dy, and the sub-filter of those taps
+ * (every stride / gcd(dil, stride)-th tap from the first, dilation dil / gcd). With
+ * stride 1 the one phase is the problem itself. */
+typedef struct {
+    pdnn_conv_problem q;
+    int64_t xoff, woff; /* dx and filter offsets (elements) of the phase's origin */
+    bool none;          /* no dx element in the phase */
+    bool notap;         /* no tap reaches the phase: dx = beta * dx there */
+} bwdd_phase;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void phase_of(const pdnn_conv_problem *p, const int64_t *rho, bwdd_phase *ph)
+{
+    ph->q = *p;
+    ph->xoff = ph->woff = 0;
+    ph->none = ph->notap = false;
+    for (int d = 0; d < p->nsp; d++) {
+        const int64_t s = p->stride[d], dil = p->dil[d], kn = p->kern[d], pad = p->pad_b[d];
+        const int64_t r0 = rho[d];
+        /* dx elements of the phase: m0 .. m0 + M - 1 */
+        const int64_t m0 = pad - r0 > 0 ? (pad - r0 + s - 1) / s : 0;
+        const int64_t top = p->in[d] - 1 + pad - r0; /* s * m <= top */
+        const int64_t M = top < 0 ? 0 : top / s - m0 + 1;
+        if (M <= 0) ph->none = true;
+        /* the taps of the phase, first and count */
+        int64_t first = -1, cnt = 0;
+        for (int64_t r = 0; r < kn; r++)
+            if (((p->flip ? kn - 1 - r : r) * dil) % s == r0) {
+                if (first < 0) first = r;
+                cnt++;
+            }
+        if (cnt == 0) {
+            ph->notap = true;
+            first = 0;
+        }
+        const int64_t gd = gcd64(dil, s), dl = dil / gd;
+        const int64_t pq = !p->flip ? m0 - (first * dil - r0) / s
+                                    : (cnt - 1) * dl - ((kn - 1 - first) * dil - r0) / s + m0;
+        ph->q.in[d] = M > 0 ? M : 0;
+        ph->q.kern[d] = cnt;
+        ph->q.dil[d] = dl;
+        ph->q.stride[d] = 1;
+        ph->q.pad_b[d] = pq;
+        ph->q.pad_e[d] = p->out[d] + (cnt - 1) * dl - ph->q.in[d] - pq;
+        ph->q.xs[2 + d] = p->xs[2 + d] * s;
+        ph->q.ws[2 + d] = p->ws[2 + d] * (s / gd);
+        ph->xoff += (s * m0 + r0 - pad) * p->xs[2 + d];
+        ph->woff += first * p->ws[2 + d];
+    }
+}
+
+/* Calls f(phase) for every stride phase, in order. */
+#define FOR_PHASES(p, ph, body)                                                            \
+    do {                                                                                   \
+        int64_t rho_[PDNN_CONV_SP_MAX] = {0};                                              \
+        for (;;) {                                                                         \
+            phase_of((p), rho_, &(ph));                                                    \
+            body;                                                                          \
+            int d_ = (p)->nsp - 1;                                                         \
+            while (d_ >= 0 && ++rho_[d_] == (p)->stride[d_]) rho_[d_--] = 0;               \
+            if (d_ < 0) break;                                                             \
+        }                                                                                  \
+    } while (0)
+
+/* Workspace of the phases: the largest forward core's. */
+static size_t phases_workspace(const pdnn_conv_problem *p)
+{
+    size_t ws = 0;
+    bwdd_phase ph;
+    FOR_PHASES(p, ph, {
+        if (!ph.none && !ph.notap) {
+            pdnn_conv_problem f;
+            fwd_form(&ph.q, &f);
+            const size_t w = pdnn_conv_gemm_fwd_workspace(&f, true);
+            if (w > ws) ws = w;
+        }
+    });
+    return ws;
+}
+
 static size_t bwdd_workspace(const void *prob)
 {
-    if (fwd_form_applies(prob)) {
-        pdnn_conv_problem q;
-        fwd_form(prob, &q);
-        return pdnn_conv_gemm_fwd_workspace(&q, true);
-    }
+    if (fwd_form_applies(prob)) return phases_workspace(prob);
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(prob, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -204,6 +292,26 @@ PDNN_INLINE void gather_row(const pdnn_conv_gemm_geom *g, const int64_t *const o
     }
 }
 
+/* dx = beta * dx over the elements of a phase no tap reaches (q: its dims and
+ * strides; dx not read when beta == 0). */
+static void scale_phase(const pdnn_conv_gemm_geom *g, const pdnn_conv_problem *q, char *dx,
+                        double beta)
+{
+    pdnn_conv_geom3 o;
+    pdnn_conv_widen(q, &o);
+    const int64_t nc = g->g * g->geo.cg;
+    for (int64_t n = 0; n < g->n; n++)
+        for (int64_t c = 0; c < nc; c++)
+            for (int64_t i0 = 0; i0 < o.in[0]; i0++)
+                for (int64_t i1 = 0; i1 < o.in[1]; i1++)
+                    for (int64_t i2 = 0; i2 < o.in[2]; i2++) {
+                        const int64_t off = n * o.xs[0] + c * o.xs[1] + i0 * o.xs[2] +
+                                            i1 * o.xs[3] + i2 * o.xs[4];
+                        const double v = beta == 0 ? 0.0 : beta * ld_el(dx, off, g->es);
+                        st_el(dx, off, v, g->es);
+                    }
+}
+
 static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
@@ -212,9 +320,22 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.n == 0 || g.geo.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
     if (fwd_form_applies(p)) {
-        pdnn_conv_problem q;
-        fwd_form(p, &q);
-        return pdnn_conv_gemm_fwd_run(&q, p, arg, ctx);
+        bwdd_phase ph;
+        pdnnStatus_t st = PDNN_STATUS_SUCCESS;
+        FOR_PHASES(p, ph, {
+            if (ph.none || st != PDNN_STATUS_SUCCESS) {
+            } else if (ph.notap) {
+                scale_phase(&g, &ph.q, (char *)arg->dst + ph.xoff * (int64_t)g.es, arg->beta);
+            } else {
+                pdnn_conv_problem f;
+                fwd_form(&ph.q, &f);
+                pdnn_conv_args a = *arg;
+                a.wei = (const char *)arg->wei + ph.woff * (int64_t)g.es;
+                a.dst = (char *)arg->dst + ph.xoff * (int64_t)g.es;
+                st = pdnn_conv_gemm_fwd_run(&f, &ph.q, &a, ctx);
+            }
+        });
+        return st;
     }
 
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
