@@ -61,9 +61,8 @@ static size_t ws_of(const pdnn_conv_problem *p, pdnn_conv_dir dir)
     pdnn_conv_gemm_geom_init(p, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     const int64_t cg = g.geo.cg, kg = g.geo.kg;
-    if (pdnn_conv_1x1_gemv_applies(p, &g) ||
-        (pdnn_conv_1x1_ldb_applies(&g) && dir == PDNN_CONV_FWD))
-        return 0; /* data and filter read in place */
+    if (pdnn_conv_1x1_gemv_applies(p, &g)) return 0; /* data and filter read in place */
+    if (pdnn_conv_1x1_ldb_applies(&g)) return pdnn_conv_1x1_ldb_workspace(&g, dir);
     if (pdnn_conv_1x1_pixel_major(&g))
         pdnn_conv_gemm_take(&a, dir == PDNN_CONV_FWD ? packed_b_elems(&g, cg, kg)
                                                      : packed_b_elems(&g, kg, cg),
@@ -128,7 +127,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
         return PDNN_STATUS_SUCCESS;
     }
     if (pdnn_conv_1x1_ldb_applies(&g)) {
-        pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_FWD, arg, NULL, nt);
+        pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_FWD, arg, ctx->ws, nt);
         return PDNN_STATUS_SUCCESS;
     }
     if (pdnn_conv_1x1_pixel_major(&g)) {
@@ -209,9 +208,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     const int64_t es = (int64_t)g.es;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
     if (pdnn_conv_1x1_ldb_applies(&g)) { /* every dx pixel is written */
-        pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_BWD_DATA, arg,
-                              pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(g.g, pdnn_gemm_packed_a_elems(uk, cg, kg), 1), g.es),
-                              nt);
+        pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_BWD_DATA, arg, ctx->ws, nt);
         return PDNN_STATUS_SUCCESS;
     }
     if (pdnn_conv_1x1_gemv_applies(p, &g)) {

@@ -17,13 +17,16 @@ bool pdnn_conv_1x1_pixel_major(const pdnn_conv_gemm_geom *g);
  * (1 when there is a single pixel). */
 bool pdnn_conv_1x1_pixel_step(const pdnn_conv_geom3 *G, const int64_t st[3], int64_t *step);
 
-/* The ldb fast path (conv_cpu_direct_1x1_ldb.c) applies: FLOAT, not pixel-major, every
- * x pixel read and, within an image, output pixels contiguous in x and in y. */
+/* The ldb fast path (conv_cpu_direct_1x1_ldb.c) applies: FLOAT, not pixel-major, y's
+ * output pixels contiguous within an image (x any: where its pixels are not, or some
+ * are read by no output, x / dx goes through compact copies, a chunk of images at a
+ * time). */
 bool pdnn_conv_1x1_ldb_applies(const pdnn_conv_gemm_geom *g);
-/* Runs forward (dir FWD: src x, dst y) or backward data (src dy, dst dx) on that path
- * with nt threads. Forward needs no workspace; backward data packs W^T into ws (the
- * GEMM A panels of every group: g * pdnn_gemm_packed_a_elems(Cg, Kg) floats) when ws is
- * not NULL, else reads it in place. */
+/* Its workspace in direction dir: the compact chunk, and for backward data W^T packed as
+ * GEMM A panels of every group; SIZE_MAX on overflow. */
+size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
+/* Runs forward (dir FWD: src x, dst y) or backward data (src dy, dst dx, every dx element
+ * written) on that path with nt threads and workspace ws. */
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt);
 

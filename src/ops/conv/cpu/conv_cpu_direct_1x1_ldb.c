@@ -19,6 +19,9 @@
 
 /* Channel block of the sums. */
 #define LDB_KC 256
+/* Bytes of the compact copies of x (dx) of a chunk of images, at most (one image at
+ * least). */
+#define LDB_CHUNK_BYTES ((size_t)1 << 20)
 /* Backward data packs W^T when each of its elements serves at least this many pixel
  * panels (below, one pass reads it in place for less). */
 #define LDB_PACK_REUSE 8
@@ -42,17 +45,50 @@ bool pdnn_conv_1x1_pixel_step(const pdnn_conv_geom3 *G, const int64_t st[3], int
     return true;
 }
 
+/* Output pixels contiguous in t within an image (strides st)? */
+static bool pix_contig(const pdnn_conv_geom3 *G, const int64_t st[3])
+{
+    int64_t step;
+    return pdnn_conv_1x1_pixel_step(G, st, &step) && step == 1;
+}
+
+static void x_steps(const pdnn_conv_geom3 *G, int64_t st[3])
+{
+    for (int d = 0; d < 3; d++) st[d] = G->str[d] * G->xs[2 + d];
+}
+
+/* x's side goes through a compact copy (its output pixels are not contiguous, or some x
+ * pixels are read by no output). */
+static bool x_compact(const pdnn_conv_gemm_geom *g)
+{
+    int64_t st[3];
+    x_steps(&g->geo, st);
+    return !(pix_contig(&g->geo, st) && g->npix == g->nin);
+}
+
 bool pdnn_conv_1x1_ldb_applies(const pdnn_conv_gemm_geom *g)
 {
     const pdnn_conv_geom3 *G = &g->geo;
-    if (g->t != PDNN_DATA_FLOAT || g->npix != g->nin || pdnn_conv_1x1_pixel_major(g)) return false;
-    int64_t xst[3], yst[3], sx, sy;
-    for (int d = 0; d < 3; d++) {
-        xst[d] = G->str[d] * G->xs[2 + d];
-        yst[d] = G->ys[2 + d];
-    }
-    return pdnn_conv_1x1_pixel_step(G, xst, &sx) && sx == 1 &&
-           pdnn_conv_1x1_pixel_step(G, yst, &sy) && sy == 1;
+    if (g->t != PDNN_DATA_FLOAT || pdnn_conv_1x1_pixel_major(g)) return false;
+    return pix_contig(G, G->ys + 2);
+}
+
+/* Images per compact chunk. */
+static int64_t chunk_imgs(const pdnn_conv_gemm_geom *g)
+{
+    const int64_t per = max64(g->g * g->geo.cg * g->npix, 1);
+    return max64(1, min64(g->n, (int64_t)(LDB_CHUNK_BYTES / sizeof(float)) / per));
+}
+
+size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
+{
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    if (dir == PDNN_CONV_BWD_DATA)
+        pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, g->geo.cg, g->geo.kg), 1),
+                            g->es);
+    if (x_compact(g))
+        pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(chunk_imgs(g), g->g * g->geo.cg, g->npix), g->es);
+    return pdnn_conv_gemm_arena_bytes(&a);
 }
 
 typedef struct {
@@ -123,40 +159,87 @@ static void ldb_task(const ldb_run *r, int64_t t)
     } while (pc < r->k);
 }
 
+/* Compact rows: buf[(i * cgt + c) * np + o] <-> x[(n0 + i) * xs0 + c * xs1 + pixel of o]
+ * for the images of a chunk, every channel of every group (cgt). Forward gathers;
+ * backward data scatters alpha * buf + beta * dx and gives the pixels no output reads
+ * beta * dx (0 when beta == 0). */
+static void compact_row(const pdnn_conv_gemm_geom *g, bool gather, const float *xs, float *xd,
+                        float *row, float alpha, float beta)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    if (gather) {
+        int64_t o = 0;
+        for (int64_t o0 = 0; o0 < G->out[0]; o0++)
+            for (int64_t o1 = 0; o1 < G->out[1]; o1++) {
+                const float *s = xs + o0 * G->str[0] * G->xs[2] + o1 * G->str[1] * G->xs[3];
+                const int64_t st = G->str[2] * G->xs[4];
+                for (int64_t o2 = 0; o2 < G->out[2]; o2++) row[o++] = s[o2 * st];
+            }
+        return;
+    }
+    for (int64_t i0 = 0; i0 < G->in[0]; i0++)
+        for (int64_t i1 = 0; i1 < G->in[1]; i1++) {
+            float *d = xd + i0 * G->xs[2] + i1 * G->xs[3];
+            const bool hit = i0 % G->str[0] == 0 && i0 / G->str[0] < G->out[0] &&
+                             i1 % G->str[1] == 0 && i1 / G->str[1] < G->out[1];
+            const float *r = row + ((i0 / G->str[0]) * G->out[1] + i1 / G->str[1]) * G->out[2];
+            int64_t ph = 0, o2 = 0; /* i2 % str[2], i2 / str[2] (without divisions) */
+            for (int64_t i2 = 0; i2 < G->in[2]; i2++) {
+                float *e = d + i2 * G->xs[4];
+                float v;
+                if (hit && ph == 0 && o2 < G->out[2]) {
+                    v = alpha * r[o2++];
+                    if (beta != 0) {
+                        const float u = beta * *e;
+                        v = v + u;
+                    }
+                } else {
+                    v = beta != 0 ? beta * *e : 0.0f;
+                }
+                *e = v;
+                if (++ph == G->str[2]) ph = 0;
+            }
+        }
+}
+
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt)
 {
     const pdnn_conv_geom3 *G = &g->geo;
-    const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1];
-    const bool fwd = dir == PDNN_CONV_FWD;
+    const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1], np = g->npix;
+    const bool fwd = dir == PDNN_CONV_FWD, compact = x_compact(g);
     ldb_run r = {
-        .uk = pdnn_gemm_ldb_ukernel_select_f32(), .np = g->npix, .g = g->g, .n = g->n,
+        .uk = pdnn_gemm_ldb_ukernel_select_f32(), .np = np, .g = g->g, .n = g->n,
         .a = arg->wei, .a_gs = kg * ws0,
         .alpha = (float)arg->alpha, .beta = (float)arg->beta,
     };
     const int64_t mr = r.uk->mr;
+    /* x's side: x itself, or the compact chunk (images cgt * np apart) */
+    const int64_t cgt = g->g * cg;
+    const int64_t x_ns = compact ? cgt * np : G->xs[0], x_cs = compact ? np : G->xs[1];
     if (fwd) { /* A = W (rows k), B = x, C = y */
         r.m = kg, r.k = cg, r.a_rs = ws0, r.a_cs = ws1;
-        r.b = arg->src, r.b_ns = G->xs[0], r.b_gs = cg * G->xs[1], r.ldb = G->xs[1];
+        r.b = arg->src, r.b_ns = x_ns, r.b_gs = cg * x_cs, r.ldb = x_cs;
         r.c = arg->dst, r.c_ns = G->ys[0], r.c_gs = kg * G->ys[1], r.rs_c = G->ys[1];
     } else { /* A = W^T (rows c), B = dy, C = dx */
         r.m = cg, r.k = kg, r.a_rs = ws1, r.a_cs = ws0;
         r.b = arg->src, r.b_ns = G->ys[0], r.b_gs = kg * G->ys[1], r.ldb = G->ys[1];
-        r.c = arg->dst, r.c_ns = G->xs[0], r.c_gs = cg * G->xs[1], r.rs_c = G->xs[1];
+        r.c = arg->dst, r.c_ns = x_ns, r.c_gs = cg * x_cs, r.rs_c = x_cs;
     }
     r.a_ps = mr * r.a_rs;
-    if (r.m == 0 || r.np == 0 || r.n == 0) return;
+    if (r.m == 0 || r.n == 0 || np == 0) return;
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ws);
     /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
-     * is packed into MR-row panels (contiguous reads) */
-    const bool pack = !fwd && ws != NULL && r.k > 0 && g->uk->mr == mr &&
-                      r.n * cdiv(r.np, r.uk->nr) >= LDB_PACK_REUSE;
-    const int64_t mp = cdiv(r.m, mr), agsz = mp * mr * r.k;
-    float *ap = ws;
-    ldb_tiles(&r, g->es, nt);
+     * is packed into MR-row panels (contiguous reads) when reused enough */
+    float *ap = fwd ? NULL : pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, cg, kg), 1), g->es);
+    float *buf = compact ? pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(chunk_imgs(g), cgt, np), g->es) : NULL;
+    const bool pack = !fwd && r.k > 0 && g->uk->mr == mr && r.n * cdiv(np, r.uk->nr) >= LDB_PACK_REUSE;
+    const int64_t mp = cdiv(r.m, mr), agsz = mp * mr * r.k, ci = compact ? chunk_imgs(g) : g->n;
     ldb_run rp = r;
-    if (pack) {
-        rp.a = ap, rp.a_gs = agsz, rp.a_ps = mr * r.k, rp.a_rs = 1, rp.a_cs = mr;
-    }
+    if (pack) rp.a = ap, rp.a_gs = agsz, rp.a_ps = mr * r.k, rp.a_rs = 1, rp.a_cs = mr;
+    if (compact && !fwd) rp.alpha = 1.0f, rp.beta = 0.0f; /* blended by the scatter */
+    const float *xsrc = fwd ? arg->src : NULL;
+    float *xdst = fwd ? NULL : arg->dst;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         if (pack) {
@@ -167,8 +250,32 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
                                  r.a_cs, ap + grp * agsz + q * mr * r.k);
             }
         }
+        for (int64_t n0 = 0; n0 < g->n; n0 += ci) {
+            ldb_run rc = rp;
+            rc.n = min64(ci, g->n - n0);
+            if (fwd) {
+                rc.b = compact ? buf : rc.b + n0 * rc.b_ns;
+                rc.c += n0 * rc.c_ns;
+            } else {
+                rc.b += n0 * rc.b_ns;
+                rc.c = compact ? buf : rc.c + n0 * rc.c_ns;
+            }
+            if (compact && fwd) {
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < rp.ntasks; t++) ldb_task(&rp, t);
+                for (int64_t i = 0; i < rc.n * cgt; i++)
+                    compact_row(g, true, xsrc + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1], NULL,
+                                buf + i * np, 1.0f, 0.0f);
+            }
+            ldb_tiles(&rc, g->es, nt);
+#pragma omp for schedule(static)
+            for (int64_t t = 0; t < rc.ntasks; t++) ldb_task(&rc, t);
+            if (compact && !fwd) {
+#pragma omp for schedule(static)
+                for (int64_t i = 0; i < rc.n * cgt; i++)
+                    compact_row(g, false, NULL, xdst + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1],
+                                buf + i * np, r.alpha, r.beta);
+            }
+        }
     }
 }
 
