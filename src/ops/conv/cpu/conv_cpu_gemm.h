@@ -66,6 +66,10 @@ void pdnn_conv_gemm_geom_init(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g
 /* The T taps of one group, in filter memory order. */
 void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                          pdnn_conv_gemm_tap *tab);
+/* Taps k0 .. k0 + kc - 1 of that order (walked with counters: KCRS (c, r0, r1, r2),
+ * KRSC (r0, r1, r2, c)). */
+void pdnn_conv_gemm_taps_range(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                               int64_t k0, int64_t kc, pdnn_conv_gemm_tap *tab);
 
 /* Output pixel p -> coordinates. */
 static inline void pdnn_conv_gemm_pix(const pdnn_conv_gemm_geom *g, int64_t p, int64_t o[3])

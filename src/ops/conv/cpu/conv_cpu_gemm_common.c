@@ -133,24 +133,47 @@ void pdnn_conv_gemm_ycol_offs(const pdnn_conv_gemm_geom *g, int64_t col0, int64_
     }
 }
 
+void pdnn_conv_gemm_taps_range(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                               int64_t k0, int64_t kc, pdnn_conv_gemm_tap *tab)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    const int64_t cg = G->cg;
+    int64_t c, s;
+    if (g->cmajor) {
+        c = k0 / g->ks;
+        s = k0 % g->ks;
+    } else {
+        s = k0 / cg;
+        c = k0 % cg;
+    }
+    int64_t r[3] = {s / (G->kern[1] * G->kern[2]), (s / G->kern[2]) % G->kern[1], s % G->kern[2]};
+    for (int64_t kk = 0; kk < kc; kk++) {
+        pdnn_conv_gemm_tap *e = &tab[kk];
+        e->off = c * G->xs[1];
+        for (int d = 0; d < 3; d++) {
+            e->e[d] = (p->flip ? G->kern[d] - 1 - r[d] : r[d]) * G->dil[d];
+            e->off += e->e[d] * G->xs[2 + d];
+        }
+        /* next tap */
+        bool carry = true;
+        if (!g->cmajor && ++c < cg) carry = false;
+        if (carry) {
+            if (!g->cmajor) c = 0;
+            for (int d = 2; d >= 0 && carry; d--) {
+                if (++r[d] < G->kern[d])
+                    carry = false;
+                else
+                    r[d] = 0;
+            }
+            if (carry && g->cmajor) c++;
+        }
+    }
+}
+
 void pdnn_conv_gemm_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                          pdnn_conv_gemm_tap *tab)
 {
-    int64_t t = 0;
-    const int64_t nc_outer = g->cmajor ? g->geo.cg : 1, nc_inner = g->cmajor ? 1 : g->geo.cg;
-    for (int64_t co = 0; co < nc_outer; co++)
-        for (int64_t r0 = 0; r0 < g->geo.kern[0]; r0++)
-            for (int64_t r1 = 0; r1 < g->geo.kern[1]; r1++)
-                for (int64_t r2 = 0; r2 < g->geo.kern[2]; r2++)
-                    for (int64_t ci = 0; ci < nc_inner; ci++) {
-                        const int64_t c = co + ci;
-                        pdnn_conv_gemm_tap *e = &tab[t++];
-                        e->e[0] = (p->flip ? g->geo.kern[0] - 1 - r0 : r0) * g->geo.dil[0];
-                        e->e[1] = (p->flip ? g->geo.kern[1] - 1 - r1 : r1) * g->geo.dil[1];
-                        e->e[2] = (p->flip ? g->geo.kern[2] - 1 - r2 : r2) * g->geo.dil[2];
-                        e->off = c * g->geo.xs[1] + e->e[0] * g->geo.xs[2] +
-                                 e->e[1] * g->geo.xs[3] + e->e[2] * g->geo.xs[4];
-                    }
+    pdnn_conv_gemm_taps_range(p, g, 0, g->taps, tab);
 }
 
 /* ---- scratch */
@@ -335,19 +358,17 @@ static bool pad_plain(const pdnn_conv_gemm_padgeom *pg)
 void pdnn_conv_gemm_pad_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                              const pdnn_conv_gemm_padgeom *pg, int64_t *poff)
 {
-    pdnn_conv_gemm_tap t;
-    int64_t i = 0;
-    const int64_t nc_outer = g->cmajor ? g->geo.cg : 1, nc_inner = g->cmajor ? 1 : g->geo.cg;
-    for (int64_t co = 0; co < nc_outer; co++)
-        for (int64_t r0 = 0; r0 < g->geo.kern[0]; r0++)
-            for (int64_t r1 = 0; r1 < g->geo.kern[1]; r1++)
-                for (int64_t r2 = 0; r2 < g->geo.kern[2]; r2++)
-                    for (int64_t ci = 0; ci < nc_inner; ci++) {
-                        t.e[0] = (p->flip ? g->geo.kern[0] - 1 - r0 : r0) * g->geo.dil[0];
-                        t.e[1] = (p->flip ? g->geo.kern[1] - 1 - r1 : r1) * g->geo.dil[1];
-                        t.e[2] = (p->flip ? g->geo.kern[2] - 1 - r2 : r2) * g->geo.dil[2];
-                        poff[i++] = (co + ci) * pg->ps + pdnn_conv_gemm_pad_off(pg, t.e);
-                    }
+    /* the taps with offsets c * 1: their channel alone, then placed in the padded copy */
+    pdnn_conv_gemm_geom gc = *g;
+    gc.geo.xs[1] = 1;
+    gc.geo.xs[2] = gc.geo.xs[3] = gc.geo.xs[4] = 0;
+    pdnn_conv_gemm_tap tab[PDNN_GEMM_KC];
+    for (int64_t t0 = 0; t0 < g->taps; t0 += PDNN_GEMM_KC) {
+        const int64_t n = g->taps - t0 < PDNN_GEMM_KC ? g->taps - t0 : PDNN_GEMM_KC;
+        pdnn_conv_gemm_taps_range(p, &gc, t0, n, tab);
+        for (int64_t i = 0; i < n; i++)
+            poff[t0 + i] = tab[i].off * pg->ps + pdnn_conv_gemm_pad_off(pg, tab[i].e);
+    }
 }
 
 /* One padded row: dst[j] = src[(j - pb) * ss] for 0 <= j - pb < n, else 0. */

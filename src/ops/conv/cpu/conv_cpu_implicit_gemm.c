@@ -30,50 +30,11 @@ static size_t ig_workspace(const void *prob)
     return 0;
 }
 
-/* Taps k0 .. k0 + kc - 1 of the filter's memory order (as pdnn_conv_gemm_taps), walked
- * with counters: KCRS (c, r0, r1, r2), KRSC (r0, r1, r2, c). */
-static void taps_at(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g, int64_t k0,
-                    int64_t kc, pdnn_conv_gemm_tap *tab)
-{
-    const pdnn_conv_geom3 *G = &g->geo;
-    const int64_t cg = G->cg;
-    int64_t c, s;
-    if (g->cmajor) {
-        c = k0 / g->ks;
-        s = k0 % g->ks;
-    } else {
-        s = k0 / cg;
-        c = k0 % cg;
-    }
-    int64_t r[3] = {s / (G->kern[1] * G->kern[2]), (s / G->kern[2]) % G->kern[1], s % G->kern[2]};
-    for (int64_t kk = 0; kk < kc; kk++) {
-        pdnn_conv_gemm_tap *e = &tab[kk];
-        e->off = c * G->xs[1];
-        for (int d = 0; d < 3; d++) {
-            e->e[d] = (p->flip ? G->kern[d] - 1 - r[d] : r[d]) * G->dil[d];
-            e->off += e->e[d] * G->xs[2 + d];
-        }
-        /* next tap */
-        bool carry = true;
-        if (!g->cmajor && ++c < cg) carry = false;
-        if (carry) {
-            if (!g->cmajor) c = 0;
-            for (int d = 2; d >= 0 && carry; d--) {
-                if (++r[d] < G->kern[d])
-                    carry = false;
-                else
-                    r[d] = 0;
-            }
-            if (carry && g->cmajor) c++;
-        }
-    }
-}
-
 static void ig_gather(const pdnn_conv_pe_cm *e, int64_t grp, const pdnn_conv_pe_cols *c,
                       int64_t k0, int64_t kc, void *dst)
 {
     pdnn_conv_gemm_tap tab[PDNN_GEMM_KC];
-    taps_at(e->aux, e->g, k0, kc, tab);
+    pdnn_conv_gemm_taps_range(e->aux, e->g, k0, kc, tab);
     pdnn_conv_pe_gather_taps(e->g, e->src + grp * e->s_gs * (int64_t)e->g->es, c, tab, kc, dst);
 }
 
