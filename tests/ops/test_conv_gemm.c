@@ -103,44 +103,45 @@ static void test_edges(pdnnDataType_t t)
         tu_conv_finish_shape(&s);
         check_all_dirs(&s, true);
     }
-    /* the main job's 5x5 pad-2 layers at stride 1: backward filter tiles by taps (one
-     * channel) and by channels, backward data through the forward form, NHWC too */
+    /* the main job's 5x5 pad-2 layers at stride 1: backward filter in place (one channel:
+     * the narrow tile; many: tap tiles across channels), backward data through the
+     * forward form, NHWC too */
     s = tu_conv_shape2d(t, 2, 1, 1, 8, 12, 12, 5, 5, 1, 2, 1);
     check_all_dirs(&s, true);
     s.flip = true;
     check_all_dirs(&s, true);
-    s = tu_conv_shape2d(t, 2, 1, 13, 7, 7, 6, 5, 5, 1, 2, 1);
+    s = tu_conv_shape2d(t, 2, 1, 13, 7, 12, 11, 5, 5, 1, 2, 1);
     check_all_dirs(&s, true);
     s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
     s.flip = true;
     check_all_dirs(&s, true);
     check_all_dirs(&s, false);
-    /* more images than the stride-1 backward filter's 4 slots (slots wrap; batch not a
+    /* more images than the in-place backward filter's 4 slots (slots wrap; batch not a
      * multiple of 4), one and several groups */
-    s = tu_conv_shape2d(t, 6, 1, 1, 5, 7, 7, 5, 5, 1, 2, 1);
+    s = tu_conv_shape2d(t, 6, 1, 1, 5, 12, 12, 5, 5, 1, 2, 1);
     check_dir(&s, PDNN_CONV_BWD_FILTER, true, 1.0, 0.5);
     check_dir(&s, PDNN_CONV_BWD_FILTER, false, -1.0, 0.0);
-    s = tu_conv_shape2d(t, 9, 2, 3, 2, 6, 8, 3, 3, 1, 1, 1);
+    s = tu_conv_shape2d(t, 9, 2, 3, 2, 12, 11, 3, 3, 1, 1, 1);
     check_dir(&s, PDNN_CONV_BWD_FILTER, true, 2.0, 0.0);
     check_dir(&s, PDNN_CONV_BWD_FILTER, false, 1.0, 1.0);
-    /* strides above 1 with enough output pixels for the padded copies split by stride
-     * phases (forward runs, backward filter in place): a stem-like 7x7 stride 2 on few
+    /* strides above 1 with enough output pixels (>= 128 an image) for the padded copies
+     * split by stride phases (forward runs, backward filter in place): a stem-like 7x7 stride 2 on few
      * channels, stride 3 with dilation 2 (taps of a row in different phases), 1-d
      * stride 2 with dilations 2 and 4 (taps a fixed step apart in one phase) and 3,
      * sizes not multiples of the stride, asymmetric padding, flip, NHWC, 3-d mixed
      * strides */
-    s = tu_conv_shape2d(t, 3, 1, 3, 5, 21, 20, 7, 7, 2, 3, 1);
+    s = tu_conv_shape2d(t, 3, 1, 3, 5, 25, 24, 7, 7, 2, 3, 1);
     check_all_dirs(&s, true);
     s.flip = true;
     s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
     check_all_dirs(&s, true);
     check_all_dirs(&s, false);
-    s = tu_conv_shape2d(t, 2, 2, 2, 3, 25, 23, 3, 3, 3, 2, 2);
+    s = tu_conv_shape2d(t, 2, 2, 2, 3, 40, 38, 3, 3, 3, 2, 2);
     s.pe[1] = 0;
     tu_conv_finish_shape(&s);
     check_all_dirs(&s, true);
     for (int d = 2; d <= 4; d++) {
-        s = tu_conv_shape1d(t, 5, 1, 2, 3, 81, 3, 2, 3, d);
+        s = tu_conv_shape1d(t, 5, 1, 2, 3, 300, 3, 2, 3, d);
         check_all_dirs(&s, true);
         s.flip = true;
         check_all_dirs(&s, true);
@@ -168,9 +169,9 @@ static void test_edges(pdnnDataType_t t)
     }
     s = tu_conv_shape1d(t, 3, 1, 4, 2, 30, 5, 3, 4, 1);
     check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 1.0);
-    s = tu_conv_shape2d(t, 2, 1, 2, 3, 9, 10, 3, 2, 2, 1, 1);
+    s = tu_conv_shape2d(t, 2, 1, 2, 3, 12, 12, 3, 2, 2, 1, 1);
     s.nsp = 3;
-    s.in[2] = 11;
+    s.in[2] = 14;
     s.kern[2] = 3;
     s.str[2] = 3;
     s.dil[2] = 1;
