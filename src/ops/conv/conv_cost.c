@@ -43,6 +43,7 @@ static double peak_gflops(pdnnDataType_t t)
 
 typedef struct {
     double n, g, cg, kg, ks, npix, nin; /* sizes as doubles */
+    double nphase;                      /* stride phases: prod(stride) */
     double flops;                       /* 2 * direct multiply-adds */
     double bytes;                       /* x, w, y read or written once */
     bool unit_stride, one_by_one;
@@ -65,6 +66,7 @@ static void sizes_of(const pdnn_conv_problem *p, sizes *s)
     s->flops = 2.0 * s->n * s->g * s->kg * s->cg * s->ks * s->npix;
     s->bytes = es * (s->n * s->g * (s->cg * s->nin + s->kg * s->npix) + s->g * s->kg * s->cg * s->ks);
     s->unit_stride = s->one_by_one = true;
+    s->nphase = (double)(g.str[0] * g.str[1] * g.str[2]);
     for (int d = 0; d < 3; d++) {
         s->unit_stride = s->unit_stride && g.str[d] == 1;
         s->one_by_one = s->one_by_one && g.kern[d] == 1 && g.pad[d] == 0;
@@ -77,17 +79,24 @@ static void sizes_of(const pdnn_conv_problem *p, sizes *s)
     s->ow = (double)g.out[2];
 }
 
+/* Whether the GEMM backward filter reads x in place (conv_cpu_gemm_bwd_filter.c: from 128
+ * output pixels an image). */
+static bool bwdf_in_place(const sizes *s)
+{
+    return s->npix >= 128;
+}
+
 /* Efficiency of the im2col + GEMM paths (conv_cpu_gemm_*.c) in direction dir. */
 static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
 {
     double rows, pack;
     switch (p->dir) {
-    case PDNN_CONV_FWD:
+    case PDNN_CONV_FWD: /* strided taps read contiguous runs too (phase-split copies) */
         rows = s->kg;
-        pack = s->unit_stride ? 16 : 48;
+        pack = 16;
         break;
     case PDNN_CONV_BWD_DATA:
-        if (s->unit_stride && s->cg >= 4) { /* forward form: C/g rows */
+        if (s->cg >= 4) { /* forward form (by stride phases): C/g rows */
             rows = s->cg;
             pack = 16;
         } else { /* GEMM over the taps, then col2im (contiguous runs at unit stride) */
@@ -97,7 +106,7 @@ static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
         break;
     default: /* backward filter: rows are taps, lanes K/g */
         rows = s->kg;
-        pack = s->unit_stride ? 8 : 64;
+        pack = bwdf_in_place(s) ? 8 : 64;
         break;
     }
     /* the reduction length of each micro-kernel call: a few steps per tile (depthwise
@@ -106,11 +115,12 @@ static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
     double red;
     switch (p->dir) {
     case PDNN_CONV_FWD: red = s->cg * s->ks; break;
-    case PDNN_CONV_BWD_DATA: red = s->unit_stride && s->cg >= 4 ? s->kg * s->ks : s->kg; break;
+    case PDNN_CONV_BWD_DATA: red = s->cg >= 4 ? s->kg * s->ks / s->nphase : s->kg; break;
     default: red = s->n * s->npix; break;
     }
     double e = 0.8 * fill(rows, 6) * rows / (rows + pack) * red / (red + 8);
-    if (p->dir == PDNN_CONV_BWD_FILTER && s->unit_stride) e *= fill(s->kg, 64);
+    if (p->dir == PDNN_CONV_BWD_FILTER && bwdf_in_place(s))
+        e *= fill(s->kg, s->kg <= 32 ? 32 : 64); /* K/g lanes of the (narrow) tile */
     return e;
 }
 
