@@ -31,6 +31,7 @@
 #include "core/par.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h" /* scratch arena */
 #include "ops/conv/cpu/conv_cpu_wino.h"
+#include "cpu/ukernels/transpose/transpose.h"
 
 #define CHUNK_BYTES ((size_t)8 << 20) /* V + Z of one chunk */
 #define CHUNK_MAX 256                 /* tiles of one chunk, at most */
@@ -125,6 +126,7 @@ PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char
     const int64_t k0 = kp * nr, nl = g->kg - k0 < nr ? g->kg - k0 : nr;
     const int64_t hs = g->ys[2], ws = g->ys[3], cs = g->ys[1];
     char *st = b->s + (((grp * b->nkp + kp) * b->ct + t) * 16 * nr) * (int64_t)es;
+    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
     if (t + nt < nc) { /* the next unit's first tile */
         const int64_t tile = t0 + t + nt, rem = tile % g->tpi, ty = rem / g->tw;
         const int64_t tx = rem % g->tw, rows = g->oh - 4 * ty < 4 ? g->oh - 4 * ty : 4;
@@ -138,8 +140,17 @@ PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char
         const int64_t oi = g->oh - 4 * ty, oj = g->ow - 4 * tx; /* rows, columns inside dy */
         const int64_t base = (tile / g->tpi) * g->ys[0] + (grp * g->kg + k0) * cs +
                              4 * ty * hs + 4 * tx * ws;
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 4; i++) {
+            int j = 0;
+            if (es == sizeof(float) && ws == 1 && i < oi) {
+                /* a row of the tile: nl channels x up to 4 columns, transposed by SIMD
+                 * blocks into the channel lanes */
+                const int64_t nj = oj < 4 ? oj : 4;
+                tr((size_t)nl, (size_t)nj, (const float *)dy + base + i * hs, cs,
+                   (float *)st + (u * 16 + 4 * i) * nr, nr);
+                j = (int)nj;
+            }
+            for (; j < 4; j++) {
                 const int64_t d0 = (u * 16 + 4 * i + j) * nr, off = base + i * hs + j * ws;
                 if (i < oi && j < oj)
                     for (int64_t l = 0; l < nl; l++)
@@ -147,6 +158,7 @@ PDNN_INLINE void dy_unit(const pdnn_wino_geom *g, const bwdf_bufs *b, const char
                 else
                     for (int64_t l = 0; l < nl; l++) pdnn_wino_zero_el(st, d0 + l, es);
             }
+        }
     }
     for (int64_t u = 0; u < nt; u++)
         pdnn_wino_transform(g, PDNN_WINO_DYT, (size_t)nr, st + u * 16 * nr * (int64_t)es, nr,
