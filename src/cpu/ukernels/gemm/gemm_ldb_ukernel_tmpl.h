@@ -29,7 +29,7 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         }
         if (pf) {
             UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
-                _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T0);
+                _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T1);
             pf += ldb;
         }
         UK_UNROLL for (int i = 0; i < UK_MR; i++) {

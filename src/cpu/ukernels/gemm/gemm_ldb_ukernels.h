@@ -9,7 +9,7 @@
  * stride). Only columns j < nr of B are read (masked loads for the last vector), so B
  * needs no padding; rows i >= mr of A are never read. When beta == 0, C is never read.
  * mr or nr may be 0 (nothing is read or written); kc may be 0 (acc = 0).
- * pf, when not NULL, is prefetched like B (pf[k * ldb .. k * ldb + NR)) while the tile
+ * pf, when not NULL, is prefetched into L2 like B (pf[k * ldb .. k * ldb + NR)) while the tile
  * is summed: the caller passes the next panel of B's rows so that it arrives from memory
  * while this one is computed; it is never dereferenced.
  * Arithmetic per element is that of the packed kernels of gemm_ukernels.h of the same
