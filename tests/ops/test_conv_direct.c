@@ -275,6 +275,41 @@ static void test_dw_edges(pdnnDataType_t t)
     }
 }
 
+/* The channel-blocked path (FLOAT, multiplier 1, planes of at most 32 x 32 outputs):
+ * blocks of 16 channels with a partial last block, planes 1x1 .. 15x15 and 32x32,
+ * strides 1-3, padding 0-2 (wider than the kernel too), dilation, 5x5 taps, packed and
+ * gapped planes (a gap inside the rows falls back to the other paths), convolution
+ * mode, KRSC; beta != 0 and alpha != 1 through the family check. */
+static void test_dw_blocks(void)
+{
+    static const int hw[][2] = {{1, 1}, {2, 3}, {3, 3}, {5, 4}, {7, 7}, {8, 8}, {13, 6},
+                                {14, 14}, {15, 9}, {4, 15}};
+    static const int chans[] = {16, 19, 35, 1};
+    tu_conv_shape s;
+    for (int i = 0; i < (int)(sizeof hw / sizeof hw[0]); i++)
+        for (int st = 1; st <= 2; st++) {
+            const int c = chans[(i + st) % 4], lay = i % 3 == 2 ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
+            const int pad = (i + st) % 3, r = pad == 2 && i % 2 ? 5 : 3;
+            if (hw[i][0] + 2 * pad < r || hw[i][1] + 2 * pad < r) continue;
+            s = shape_dw(PDNN_DATA_FLOAT, 1 + i % 3, c, 1, hw[i][0], hw[i][1], r, st, pad, 1, lay);
+            s.flip = i % 4 == 1;
+            s.krsc = i % 5 == 2;
+            tu_conv_check_family(&fam_dw, &s, i % 4 != 3);
+        }
+    /* stride 3 with padding wider than the kernel, asymmetric; dilation 2; 32x32 */
+    s = shape_dw(PDNN_DATA_FLOAT, 2, 17, 1, 11, 10, 2, 3, 3, 1, TU_LAYOUT_PACKED);
+    s.pe[1] = 1;
+    tu_conv_finish_shape(&s);
+    tu_conv_check_family(&fam_dw, &s, true);
+    s = shape_dw(PDNN_DATA_FLOAT, 1, 20, 1, 9, 12, 3, 2, 2, 2, TU_LAYOUT_GAPPED);
+    tu_conv_check_family(&fam_dw, &s, true);
+    s = shape_dw(PDNN_DATA_FLOAT, 2, 18, 1, 32, 32, 3, 1, 1, 1, TU_LAYOUT_PACKED);
+    tu_conv_check_family(&fam_dw, &s, true);
+    /* 1-d */
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 21, 1, 1, 30, 3, 2, 1, 1);
+    tu_conv_check_family(&fam_dw, &s, true);
+}
+
 static void test_dw_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 1, 5, 5, 3, 3, 1, 1, 1);
@@ -406,6 +441,7 @@ int main(void)
     test_1x1_by_hand();
     test_1x1_refusals();
     test_dw_refusals();
+    test_dw_blocks();
     for (int ti = 0; ti < 2; ti++) {
         const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         test_1x1_edges(t);

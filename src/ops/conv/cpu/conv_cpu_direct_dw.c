@@ -36,6 +36,7 @@
 #include "core/par.h"
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define DW_TAPS_MAX 256 /* filter taps (prod of the filter dims) at most */
@@ -235,7 +236,8 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 fwd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+            if (!pdnn_dwcb_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt))
+                fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             fwd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         }
@@ -250,7 +252,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            bwdd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+            if (!pdnn_dwcb_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
+                                    nt))
+                bwdd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             bwdd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         }
@@ -263,7 +267,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdf_nhwc_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            bwdf_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
+            if (!pdnn_dwcb_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+                                      (float)a->beta, nt))
+                bwdf_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             bwdf_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         }

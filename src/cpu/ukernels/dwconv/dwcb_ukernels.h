@@ -1,0 +1,59 @@
+/* Channel-blocked depthwise micro-kernels (internal), f32: blocks of PDNN_DWCB_LANES
+ * channels stored channels-minor (pixel p of the block at p * 16, lane c = channel
+ * c), so that every tap of every pixel is one 16-lane multiply-add with that tap's 16
+ * weights. Used by src/ops/conv/cpu/conv_cpu_direct_dw_cb.c for small NCHW planes.
+ * One ISA a file (f32_dwcb__<isa>.c), chosen at run time.
+ *
+ * Sums: each output lane is one chain in the order written (taps t increasing for
+ * conv; pixels (o1, o2) in increasing order for bwdf), fused multiply-adds on AVX2 and
+ * AVX-512, a rounded product then an addition in the scalar kernels (the bits differ
+ * between those ISAs, never between runs or thread counts; exact on small integers).
+ * Offsets and strides are in floats and may be negative; n1, n2, ntap may be 0. */
+#ifndef PDNN_UKERNELS_DWCB_H
+#define PDNN_UKERNELS_DWCB_H
+
+#include <stddef.h>
+
+#define PDNN_DWCB_LANES 16
+
+#define PDNN_DWCB_DECLARE(isa)                                                              \
+    /* y[o1 ys1 + o2 ys2 + c] = sum_{t < ntap} w[16 t + c] * x[o1 xs1 + o2 xs2 + toff[t] + c] \
+     * for o1 < n1, o2 < n2, c < 16 (ntap == 0: zeros) */                                   \
+    void pdnn_f32_dwcb_conv__##isa(size_t n1, size_t n2, size_t ntap, const ptrdiff_t *toff, \
+                                   const float *w, const float *x, ptrdiff_t xs1,           \
+                                   ptrdiff_t xs2, float *y, ptrdiff_t ys1, ptrdiff_t ys2);  \
+    /* acc[16 t + c] += dy[o1 ds1 + o2 16 + c] * x[o1 xs1 + o2 xs2 + toff[t] + c],           \
+     * t < ntap, over o1 < n1, o2 < n2 in increasing order */                               \
+    void pdnn_f32_dwcb_bwdf__##isa(size_t n1, size_t n2, size_t ntap, const ptrdiff_t *toff, \
+                                   const float *x, ptrdiff_t xs1, ptrdiff_t xs2,            \
+                                   const float *dy, ptrdiff_t ds1, float *acc);             \
+    /* dst[i ds1 + 16 p + c] = src[c lds + i ss1 + p] for i < n1, p < n2, c < nc (<= 16);  \
+     * lanes nc..15 = 0 */                                                                  \
+    void pdnn_f32_dwcb_pack__##isa(size_t nc, size_t n1, size_t n2, const float *src,        \
+                                   ptrdiff_t ss1, ptrdiff_t lds, float *dst, ptrdiff_t ds1); \
+    /* dst[c ldd + i ds1 + p] = alpha * src[i ss1 + 16 p + c] (+ beta * dst[...] when        \
+     * beta != 0, a rounded product then an addition; dst unread when beta == 0), i < n1,   \
+     * p < n2, c < nc */                                                                    \
+    void pdnn_f32_dwcb_unpack__##isa(size_t nc, size_t n1, size_t n2, const float *src,      \
+                                     ptrdiff_t ss1, float *dst, ptrdiff_t ds1, ptrdiff_t ldd, \
+                                     float alpha, float beta);
+
+PDNN_DWCB_DECLARE(scalar)
+PDNN_DWCB_DECLARE(avx2)
+PDNN_DWCB_DECLARE(avx512)
+
+typedef struct {
+    void (*conv)(size_t, size_t, size_t, const ptrdiff_t *, const float *, const float *,
+                 ptrdiff_t, ptrdiff_t, float *, ptrdiff_t, ptrdiff_t);
+    void (*bwdf)(size_t, size_t, size_t, const ptrdiff_t *, const float *, ptrdiff_t,
+                 ptrdiff_t, const float *, ptrdiff_t, float *);
+    void (*pack)(size_t, size_t, size_t, const float *, ptrdiff_t, ptrdiff_t, float *,
+                 ptrdiff_t);
+    void (*unpack)(size_t, size_t, size_t, const float *, ptrdiff_t, float *, ptrdiff_t,
+                   ptrdiff_t, float, float);
+} pdnn_f32_dwcb_ukernels;
+
+/* The kernels for pdnn_cpu_isa(). */
+const pdnn_f32_dwcb_ukernels *pdnn_f32_dwcb_select(void);
+
+#endif

@@ -1,0 +1,224 @@
+/* Channel-blocked depthwise micro-kernels (dwcb_ukernels.h), AVX-512: one zmm per pixel
+ * of 16 channels. conv: blocks of up to 8 outputs of a row in registers, one fused
+ * multiply-add per tap and output; bwdf: up to 12 taps' accumulators in registers over
+ * the pixels; pack / unpack: 4 pixels at a time, 128-bit row pieces placed in the four
+ * lanes of 4 vectors and transposed within the lanes (8 shuffles per 4 pixels). */
+#include <immintrin.h>
+
+#include "cpu/ukernels/dwconv/dwcb_ukernels.h"
+
+#define AI static inline __attribute__((always_inline))
+enum { L = PDNN_DWCB_LANES };
+
+AI void conv_blk(const int B, size_t ntap, const ptrdiff_t *toff, const float *w,
+                 const float *x, ptrdiff_t xs2, float *y, ptrdiff_t ys2)
+{
+    __m512 a[8];
+#pragma GCC unroll 8
+    for (int b = 0; b < B; b++) a[b] = _mm512_setzero_ps();
+    for (size_t t = 0; t < ntap; t++) {
+        const __m512 wv = _mm512_loadu_ps(w + t * L);
+        const float *xt = x + toff[t];
+#pragma GCC unroll 8
+        for (int b = 0; b < B; b++)
+            a[b] = _mm512_fmadd_ps(wv, _mm512_loadu_ps(xt + (ptrdiff_t)b * xs2), a[b]);
+    }
+#pragma GCC unroll 8
+    for (int b = 0; b < B; b++) _mm512_storeu_ps(y + (ptrdiff_t)b * ys2, a[b]);
+}
+
+void pdnn_f32_dwcb_conv__avx512(size_t n1, size_t n2, size_t ntap, const ptrdiff_t *toff,
+                                const float *w, const float *x, ptrdiff_t xs1, ptrdiff_t xs2,
+                                float *y, ptrdiff_t ys1, ptrdiff_t ys2)
+{
+    for (size_t o1 = 0; o1 < n1; o1++) {
+        const float *xr = x + (ptrdiff_t)o1 * xs1;
+        float *yr = y + (ptrdiff_t)o1 * ys1;
+        size_t o = 0;
+        for (; o + 8 <= n2; o += 8)
+            conv_blk(8, ntap, toff, w, xr + (ptrdiff_t)o * xs2, xs2, yr + (ptrdiff_t)o * ys2, ys2);
+        const float *xo = xr + (ptrdiff_t)o * xs2;
+        float *yo = yr + (ptrdiff_t)o * ys2;
+        switch (n2 - o) {
+        case 7: conv_blk(7, ntap, toff, w, xo, xs2, yo, ys2); break;
+        case 6: conv_blk(6, ntap, toff, w, xo, xs2, yo, ys2); break;
+        case 5: conv_blk(5, ntap, toff, w, xo, xs2, yo, ys2); break;
+        case 4: conv_blk(4, ntap, toff, w, xo, xs2, yo, ys2); break;
+        case 3: conv_blk(3, ntap, toff, w, xo, xs2, yo, ys2); break;
+        case 2: conv_blk(2, ntap, toff, w, xo, xs2, yo, ys2); break;
+        case 1: conv_blk(1, ntap, toff, w, xo, xs2, yo, ys2); break;
+        default: break;
+        }
+    }
+}
+
+/* NT taps (NT <= 12) over every pixel. */
+AI void bwdf_grp(const int NT, size_t n1, size_t n2, const ptrdiff_t *toff, const float *x,
+                 ptrdiff_t xs1, ptrdiff_t xs2, const float *dy, ptrdiff_t ds1, float *acc)
+{
+    __m512 a[12];
+    ptrdiff_t off[12];
+#pragma GCC unroll 12
+    for (int t = 0; t < NT; t++) {
+        a[t] = _mm512_loadu_ps(acc + t * L);
+        off[t] = toff[t];
+    }
+    for (size_t o1 = 0; o1 < n1; o1++) {
+        const float *xr = x + (ptrdiff_t)o1 * xs1, *dr = dy + (ptrdiff_t)o1 * ds1;
+        for (size_t o2 = 0; o2 < n2; o2++) {
+            const __m512 d = _mm512_loadu_ps(dr + o2 * L);
+            const float *xo = xr + (ptrdiff_t)o2 * xs2;
+#pragma GCC unroll 12
+            for (int t = 0; t < NT; t++) a[t] = _mm512_fmadd_ps(d, _mm512_loadu_ps(xo + off[t]), a[t]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int t = 0; t < NT; t++) _mm512_storeu_ps(acc + t * L, a[t]);
+}
+
+void pdnn_f32_dwcb_bwdf__avx512(size_t n1, size_t n2, size_t ntap, const ptrdiff_t *toff,
+                                const float *x, ptrdiff_t xs1, ptrdiff_t xs2, const float *dy,
+                                ptrdiff_t ds1, float *acc)
+{
+    for (size_t t0 = 0; t0 < ntap;) {
+        /* groups of at most 12, as even as possible */
+        const size_t left = ntap - t0, ng = (left + 11) / 12, nt = (left + ng - 1) / ng;
+        const ptrdiff_t *to = toff + t0;
+        float *ac = acc + t0 * L;
+        switch (nt) {
+#define G(k) case k: bwdf_grp(k, n1, n2, to, x, xs1, xs2, dy, ds1, ac); break;
+        G(12) G(11) G(10) G(9) G(8) G(7) G(6) G(5) G(4) G(3) G(2) G(1)
+#undef G
+        default: break;
+        }
+        t0 += nt;
+    }
+}
+
+static inline __m128 ld4(const float *p, size_t m)
+{
+    return m >= 4 ? _mm_loadu_ps(p) : _mm_maskz_loadu_ps((__mmask8)((1u << m) - 1u), p);
+}
+
+AI void st4(float *p, __m128 v, size_t m)
+{
+    if (m >= 4)
+        _mm_storeu_ps(p, v);
+    else
+        _mm_mask_storeu_ps(p, (__mmask8)((1u << m) - 1u), v);
+}
+
+/* The 4 x 4 transpose within each 128-bit lane of (v0, v1, v2, v3). */
+AI void tr4(__m512 *v)
+{
+    const __m512 t0 = _mm512_unpacklo_ps(v[0], v[1]), t1 = _mm512_unpackhi_ps(v[0], v[1]);
+    const __m512 t2 = _mm512_unpacklo_ps(v[2], v[3]), t3 = _mm512_unpackhi_ps(v[2], v[3]);
+    v[0] = _mm512_shuffle_ps(t0, t2, 0x44);
+    v[1] = _mm512_shuffle_ps(t0, t2, 0xEE);
+    v[2] = _mm512_shuffle_ps(t1, t3, 0x44);
+    v[3] = _mm512_shuffle_ps(t1, t3, 0xEE);
+}
+
+/* v[r], lane l: channel 4 l + r (zero past nc), m pixels at s (FULL: nc == 16, m == 4). */
+AI void pack_ld(const int FULL, size_t nc, size_t m, const float *s, ptrdiff_t lds, __m512 *v)
+{
+    const __m128 z = _mm_setzero_ps();
+    for (int r = 0; r < 4; r++) {
+        const size_t c = (size_t)r;
+        __m512 u;
+        if (FULL) {
+            u = _mm512_castps128_ps512(_mm_loadu_ps(s + (ptrdiff_t)c * lds));
+            u = _mm512_insertf32x4(u, _mm_loadu_ps(s + (ptrdiff_t)(c + 4) * lds), 1);
+            u = _mm512_insertf32x4(u, _mm_loadu_ps(s + (ptrdiff_t)(c + 8) * lds), 2);
+            u = _mm512_insertf32x4(u, _mm_loadu_ps(s + (ptrdiff_t)(c + 12) * lds), 3);
+        } else {
+            u = _mm512_castps128_ps512(c < nc ? ld4(s + (ptrdiff_t)c * lds, m) : z);
+            u = _mm512_insertf32x4(u, c + 4 < nc ? ld4(s + (ptrdiff_t)(c + 4) * lds, m) : z, 1);
+            u = _mm512_insertf32x4(u, c + 8 < nc ? ld4(s + (ptrdiff_t)(c + 8) * lds, m) : z, 2);
+            u = _mm512_insertf32x4(u, c + 12 < nc ? ld4(s + (ptrdiff_t)(c + 12) * lds, m) : z, 3);
+        }
+        v[r] = u;
+    }
+    tr4(v); /* v[k]: pixel k, channels 0 .. 15 */
+}
+
+void pdnn_f32_dwcb_pack__avx512(size_t nc, size_t n1, size_t n2, const float *src,
+                                ptrdiff_t ss1, ptrdiff_t lds, float *dst, ptrdiff_t ds1)
+{
+    for (size_t i = 0; i < n1; i++) {
+        const float *s = src + (ptrdiff_t)i * ss1;
+        float *d = dst + (ptrdiff_t)i * ds1;
+        size_t q = 0;
+        __m512 v[4];
+        if (nc == PDNN_DWCB_LANES)
+            for (; q + 4 <= n2; q += 4) {
+                pack_ld(1, nc, 4, s + q, lds, v);
+                for (int k = 0; k < 4; k++) _mm512_storeu_ps(d + (q + (size_t)k) * L, v[k]);
+            }
+        for (; q < n2; q += 4) {
+            const size_t m = n2 - q < 4 ? n2 - q : 4;
+            pack_ld(0, nc, m, s + q, lds, v);
+            float *dq = d + q * L; /* explicit stores: a loop becomes a memcpy */
+            _mm512_storeu_ps(dq, v[0]);
+            if (m > 1) _mm512_storeu_ps(dq + L, v[1]);
+            if (m > 2) _mm512_storeu_ps(dq + 2 * L, v[2]);
+            if (m > 3) _mm512_storeu_ps(dq + 3 * L, v[3]);
+        }
+    }
+}
+
+/* m pixels at s, channel 4 l + r into lane l of v[r] (alpha applied when beta == 0). */
+AI void unpack_ld(size_t m, const float *s, float alpha, float beta, __m512 *v)
+{
+    const __m512 z = _mm512_setzero_ps();
+    v[0] = _mm512_loadu_ps(s);
+    v[1] = m > 1 ? _mm512_loadu_ps(s + L) : z;
+    v[2] = m > 2 ? _mm512_loadu_ps(s + 2 * L) : z;
+    v[3] = m > 3 ? _mm512_loadu_ps(s + 3 * L) : z;
+    if (beta == 0 && alpha != 1) {
+        const __m512 va = _mm512_set1_ps(alpha);
+        for (int k = 0; k < 4; k++) v[k] = _mm512_mul_ps(va, v[k]);
+    }
+    tr4(v);
+}
+
+void pdnn_f32_dwcb_unpack__avx512(size_t nc, size_t n1, size_t n2, const float *src,
+                                  ptrdiff_t ss1, float *dst, ptrdiff_t ds1, ptrdiff_t ldd,
+                                  float alpha, float beta)
+{
+    const __m128 a4 = _mm_set1_ps(alpha), b4 = _mm_set1_ps(beta);
+    for (size_t i = 0; i < n1; i++) {
+        const float *s = src + (ptrdiff_t)i * ss1;
+        float *d = dst + (ptrdiff_t)i * ds1;
+        size_t q = 0;
+        __m512 v[4];
+        if (nc == PDNN_DWCB_LANES && beta == 0)
+            for (; q + 4 <= n2; q += 4) {
+                unpack_ld(4, s + q * L, alpha, beta, v);
+                float *dq = d + q;
+                for (int r = 0; r < 4; r++) {
+                    _mm_storeu_ps(dq + (ptrdiff_t)r * ldd, _mm512_castps512_ps128(v[r]));
+                    _mm_storeu_ps(dq + (ptrdiff_t)(r + 4) * ldd, _mm512_extractf32x4_ps(v[r], 1));
+                    _mm_storeu_ps(dq + (ptrdiff_t)(r + 8) * ldd, _mm512_extractf32x4_ps(v[r], 2));
+                    _mm_storeu_ps(dq + (ptrdiff_t)(r + 12) * ldd, _mm512_extractf32x4_ps(v[r], 3));
+                }
+            }
+        for (; q < n2; q += 4) {
+            const size_t m = n2 - q < 4 ? n2 - q : 4;
+            unpack_ld(m, s + q * L, alpha, beta, v);
+            float *dq = d + q;
+#define LANE(l, get)                                                                       \
+    for (size_t r = 0; r < 4 && 4 * (l) + r < nc; r++) {                                 \
+        __m128 e = get;                                                                    \
+        float *dc = dq + (ptrdiff_t)(4 * (l) + r) * ldd;                                   \
+        if (beta != 0) e = _mm_add_ps(_mm_mul_ps(a4, e), _mm_mul_ps(b4, ld4(dc, m)));       \
+        st4(dc, e, m);                                                                     \
+    }
+            LANE(0, _mm512_castps512_ps128(v[r]))
+            LANE(1, _mm512_extractf32x4_ps(v[r], 1))
+            LANE(2, _mm512_extractf32x4_ps(v[r], 2))
+            LANE(3, _mm512_extractf32x4_ps(v[r], 3))
+#undef LANE
+        }
+    }
+}

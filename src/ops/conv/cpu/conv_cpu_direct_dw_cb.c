@@ -1,0 +1,327 @@
+/* Depthwise convolution in channel blocks (conv_cpu_direct_dw_cb.h): small NCHW planes
+ * cost more per plane than their few outputs on the plane-at-a-time paths, so blocks of
+ * 16 channels are turned channels-minor (pixel p of the block at p * 16, one lane a
+ * channel) by the pack micro-kernel, each tap of each pixel is then one 16-lane
+ * multiply-add with that tap's 16 weights, and the outputs are turned back by the
+ * unpack kernel, which blends them into y.
+ *  - forward: the block's x planes packed zero-padded (buffer row = x row + pad), every
+ *    output one sum over the taps in (r1, r2) order;
+ *  - backward data: dy packed, padded so that every dx pixel reads it in place; dx by
+ *    phases (a, b) of its rows and columns modulo the stride, phase (a, b) the sum over
+ *    the taps with (a + pad - r dil) divisible by the stride, in (r1, r2) order, of
+ *    w * dy at row j1 + (a + pad1 - r1 dil1) / s1, column j2 + (b + pad2 - r2 dil2) / s2;
+ *  - backward filter: per block, every image's x (padded) and dy (packed) in turn, each
+ *    tap's 16 sums accumulated over the images and pixels in order, blended at the end.
+ * Threads split (image, block) pairs (forward, backward data) or blocks (backward
+ * filter); every output is one chain of multiply-adds in an order fixed by the problem.
+ * The buffer's padding is zeroed once per thread: every block writes the same places. */
+#include <stdint.h>
+
+#include "core/par.h"
+#include "cpu/ukernels/dwconv/dwcb_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
+
+#define L PDNN_DWCB_LANES
+#define CB_BYTES ((size_t)128 << 10) /* per-thread buffer (stack) */
+#define CB_TAPS 64                    /* filter taps at most */
+#define CB_SMAX 8                     /* strides at most (backward data phases) */
+#define CB_FLOATS ((int64_t)(CB_BYTES / sizeof(float)))
+
+/* Planes with at most this many output pixels take the channel blocks (larger ones
+ * run faster plane at a time: measured on the MobileNet-v2 depthwise layers). */
+#define CB_MAX_PIX (32 * 32)
+
+/* Source planes of a block and their zero-padded copy. */
+typedef struct {
+    int64_t H, W, rs, cs;   /* rows, columns, row and channel strides */
+    int64_t P1, P2;         /* buffer row = source row + P1, column = column + P2 */
+    int64_t PH, PW;         /* buffer rows and columns */
+} cb_src;
+
+static int64_t cb_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t cb_max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The 2-d, multiplier-1, unit-column-stride problems this file serves. */
+static bool cb_applies(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G)
+{
+    if (p->dtype != PDNN_DATA_FLOAT || p->c != p->g || p->k != p->g || p->g == 0) return false;
+    if (G->kern[0] != 1 || G->in[0] != 1 || G->out[0] != 1 || G->pad[0] != 0) return false;
+    if (G->xs[4] != 1 || G->ys[4] != 1 || (G->xs[1] == 1 && G->ys[1] == 1)) return false;
+    if (G->kern[1] * G->kern[2] > CB_TAPS) return false;
+    return G->out[1] * G->out[2] <= CB_MAX_PIX;
+}
+
+static int cb_threads(int nthreads, int64_t units, double work)
+{
+    return pdnn_par_threads(nthreads, units, work, 32768.0);
+}
+
+/* Filter offset of channel k at tap (r1, r2) (flipped for convolution). */
+static int64_t cb_woff(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t k,
+                       int64_t r1, int64_t r2)
+{
+    if (p->flip) {
+        r1 = G->kern[1] - 1 - r1;
+        r2 = G->kern[2] - 1 - r2;
+    }
+    return k * G->ws[0] + r1 * G->ws[3] + r2 * G->ws[4];
+}
+
+/* wb[16 t + j] = w of channel c0 + j at tap (r1[t], r2[t]); lanes past nc zero. */
+static void cb_weights(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const float *w,
+                       int64_t c0, int64_t nc, int64_t nt, const int *r1, const int *r2,
+                       float *wb)
+{
+    for (int64_t t = 0; t < nt; t++)
+        for (int64_t j = 0; j < L; j++)
+            wb[t * L + j] = j < nc ? w[cb_woff(p, G, c0 + j, r1[t], r2[t])] : 0.0f;
+}
+
+/* The block's nc source planes at src into buf (only the data; the padding stays). */
+static void cb_pack(const pdnn_f32_dwcb_ukernels *uk, const cb_src *S, int64_t nc,
+                    const float *src, float *buf)
+{
+    const int64_t j0 = cb_max(0, -S->P2), j1 = cb_min(S->W, S->PW - S->P2);
+    const int64_t i0 = cb_max(0, -S->P1), i1 = cb_min(S->H, S->PH - S->P1);
+    if (j1 <= j0 || i1 <= i0) return;
+    float *d = buf + ((i0 + S->P1) * S->PW + j0 + S->P2) * L;
+    const float *s = src + i0 * S->rs + j0;
+    if (j0 == 0 && j1 == S->W && S->W == S->PW && S->rs == S->W) /* rows back to back */
+        uk->pack((size_t)nc, 1, (size_t)((i1 - i0) * S->W), s, 0, S->cs, d, 0);
+    else
+        uk->pack((size_t)nc, (size_t)(i1 - i0), (size_t)(j1 - j0), s, S->rs, S->cs, d,
+                 S->PW * L);
+}
+
+/* An OH x OW block of outputs ob (pixel-major) blended into the planes at dst. */
+static void cb_unpack(const pdnn_f32_dwcb_ukernels *uk, int64_t nc, int64_t OH, int64_t OW,
+                      const float *ob, float *dst, int64_t rs, int64_t cs, float alpha,
+                      float beta)
+{
+    if (rs == OW)
+        uk->unpack((size_t)nc, 1, (size_t)(OH * OW), ob, 0, dst, 0, cs, alpha, beta);
+    else
+        uk->unpack((size_t)nc, (size_t)OH, (size_t)OW, ob, OW * L, dst, rs, cs, alpha, beta);
+}
+
+/* Software prefetch of nc planes of rows x cols (row stride rs, channel stride cs) at p,
+ * for writing when w: the next unit's planes, while this one computes. */
+static void cb_prefetch(const float *p, int64_t nc, int64_t rows, int64_t cols, int64_t rs,
+                        int64_t cs, int w)
+{
+    if (rs == cols && cs == rows * cols) { /* one range */
+        cols = nc * cs;
+        rows = nc = 1;
+    }
+    for (int64_t c = 0; c < nc; c++)
+        for (int64_t i = 0; i < rows; i++) {
+            const char *r = (const char *)(p + c * cs + i * rs);
+            for (int64_t o = 0; o < cols * (int64_t)sizeof(float); o += 64) {
+                if (w)
+                    __builtin_prefetch(r + o, 1, 3);
+                else
+                    __builtin_prefetch(r + o, 0, 3);
+            }
+        }
+}
+
+#define CB_BUFFER(name, zero)                                                              \
+    _Alignas(64) float name[CB_FLOATS];                                                    \
+    for (int64_t j_ = 0; j_ < (zero); j_++) name[j_] = 0
+
+bool pdnn_dwcb_fwd(const pdnn_conv_problem *p, const float *x, const float *w, float *y,
+                   float alpha, float beta, int nthreads)
+{
+    pdnn_conv_geom3 G;
+    pdnn_conv_widen(p, &G);
+    if (!cb_applies(p, &G)) return false;
+    const int64_t OH = G.out[1], OW = G.out[2], kh = G.kern[1], kw = G.kern[2];
+    const cb_src S = {G.in[1], G.in[2], G.xs[3], G.xs[1], G.pad[1], G.pad[2],
+                      (OH - 1) * G.str[1] + (kh - 1) * G.dil[1] + 1,
+                      (OW - 1) * G.str[2] + (kw - 1) * G.dil[2] + 1};
+    const int64_t nin = S.PH * S.PW * L, need = nin + OH * OW * L;
+    if (need > CB_FLOATS) return false;
+    const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
+    const int64_t T = kh * kw, C = p->g, nblk = (C + L - 1) / L, units = p->n * nblk;
+    ptrdiff_t toff[CB_TAPS];
+    int tr1[CB_TAPS], tr2[CB_TAPS];
+    for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+        for (int64_t r2 = 0; r2 < kw; r2++, t++) {
+            toff[t] = (ptrdiff_t)((r1 * G.dil[1] * S.PW + r2 * G.dil[2]) * L);
+            tr1[t] = (int)r1;
+            tr2[t] = (int)r2;
+        }
+    const int nt = cb_threads(nthreads, units, (double)p->n * C * OH * OW * T);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        CB_BUFFER(buf, nin);
+        float wb[CB_TAPS * L];
+        int64_t u0, u1, cur = -1;
+        pdnn_par_share(units, &u0, &u1);
+        for (int64_t u = u0; u < u1; u++) { /* block-major: the weights change rarely */
+            const int64_t blk = u / p->n, n = u % p->n, c0 = blk * L, nc = cb_min(L, C - c0);
+            if (blk != cur) {
+                cb_weights(p, &G, w, c0, nc, T, tr1, tr2, wb);
+                cur = blk;
+            }
+            if (u + 1 < u1) {
+                const int64_t b2 = (u + 1) / p->n, n2 = (u + 1) % p->n, c2 = b2 * L;
+                cb_prefetch(x + n2 * G.xs[0] + c2 * G.xs[1], cb_min(L, C - c2), S.H, S.W, S.rs,
+                            S.cs, 0);
+                cb_prefetch(y + n2 * G.ys[0] + c2 * G.ys[1], cb_min(L, C - c2), OH, OW, G.ys[3],
+                            G.ys[1], 1);
+            }
+            cb_pack(uk, &S, nc, x + n * G.xs[0] + c0 * G.xs[1], buf);
+            uk->conv((size_t)OH, (size_t)OW, (size_t)T, toff, wb, buf,
+                     (ptrdiff_t)(G.str[1] * S.PW * L), (ptrdiff_t)(G.str[2] * L), buf + nin,
+                     (ptrdiff_t)(OW * L), L);
+            cb_unpack(uk, nc, OH, OW, buf + nin, y + n * G.ys[0] + c0 * G.ys[1], G.ys[3],
+                      G.ys[1], alpha, beta);
+        }
+    }
+    return true;
+}
+
+bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float *w, float *dx,
+                        float alpha, float beta, int nthreads)
+{
+    pdnn_conv_geom3 G;
+    pdnn_conv_widen(p, &G);
+    if (!cb_applies(p, &G)) return false;
+    const int64_t H = G.in[1], W = G.in[2], kh = G.kern[1], kw = G.kern[2];
+    const int64_t sh = G.str[1], sw = G.str[2];
+    if (sh > CB_SMAX || sw > CB_SMAX) return false;
+    /* dy row offsets D = (a + pad - r dil) / s of the taps: their range pads dy */
+    int64_t lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
+    for (int64_t r = 0; r < kh; r++) {
+        const int64_t v = G.pad[1] - r * G.dil[1], D = v >= 0 ? v / sh : -((-v + sh - 1) / sh);
+        lo1 = cb_min(lo1, D);
+        hi1 = cb_max(hi1, (v + sh - 1 >= 0 ? (v + sh - 1) / sh : 0));
+    }
+    for (int64_t r = 0; r < kw; r++) {
+        const int64_t v = G.pad[2] - r * G.dil[2], D = v >= 0 ? v / sw : -((-v + sw - 1) / sw);
+        lo2 = cb_min(lo2, D);
+        hi2 = cb_max(hi2, (v + sw - 1 >= 0 ? (v + sw - 1) / sw : 0));
+    }
+    const int64_t J1 = (H + sh - 1) / sh, J2 = (W + sw - 1) / sw;
+    const cb_src S = {G.out[1], G.out[2], G.ys[3], G.ys[1], -lo1, -lo2,
+                      J1 + hi1 - lo1, J2 + hi2 - lo2};
+    const int64_t nin = S.PH * S.PW * L, need = nin + H * W * L;
+    if (need > CB_FLOATS) return false;
+    /* taps by phase (a, b), (r1, r2) increasing within each */
+    ptrdiff_t toff[CB_TAPS];
+    int tr1[CB_TAPS], tr2[CB_TAPS], t0[CB_SMAX * CB_SMAX + 1], ntap = 0;
+    for (int64_t a = 0; a < sh; a++)
+        for (int64_t b = 0; b < sw; b++) {
+            t0[a * sw + b] = ntap;
+            for (int64_t r1 = 0; r1 < kh; r1++) {
+                const int64_t v1 = a + G.pad[1] - r1 * G.dil[1];
+                if (v1 % sh) continue;
+                for (int64_t r2 = 0; r2 < kw; r2++) {
+                    const int64_t v2 = b + G.pad[2] - r2 * G.dil[2];
+                    if (v2 % sw) continue;
+                    toff[ntap] = (ptrdiff_t)(((v1 / sh - lo1) * S.PW + (v2 / sw - lo2)) * L);
+                    tr1[ntap] = (int)r1;
+                    tr2[ntap] = (int)r2;
+                    ntap++;
+                }
+            }
+        }
+    t0[sh * sw] = ntap;
+    const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
+    const int64_t C = p->g, nblk = (C + L - 1) / L, units = p->n * nblk;
+    const int nt = cb_threads(nthreads, units, (double)p->n * C * H * W * kh * kw / (sh * sw));
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        CB_BUFFER(buf, nin);
+        float wb[CB_TAPS * L];
+        int64_t u0, u1, cur = -1;
+        pdnn_par_share(units, &u0, &u1);
+        for (int64_t u = u0; u < u1; u++) {
+            const int64_t blk = u / p->n, n = u % p->n, c0 = blk * L, nc = cb_min(L, C - c0);
+            if (blk != cur) {
+                cb_weights(p, &G, w, c0, nc, ntap, tr1, tr2, wb);
+                cur = blk;
+            }
+            if (u + 1 < u1) {
+                const int64_t b2 = (u + 1) / p->n, n2 = (u + 1) % p->n, c2 = b2 * L;
+                cb_prefetch(dy + n2 * G.ys[0] + c2 * G.ys[1], cb_min(L, C - c2), S.H, S.W, S.rs,
+                            S.cs, 0);
+                cb_prefetch(dx + n2 * G.xs[0] + c2 * G.xs[1], cb_min(L, C - c2), H, W, G.xs[3],
+                            G.xs[1], 1);
+            }
+            cb_pack(uk, &S, nc, dy + n * G.ys[0] + c0 * G.ys[1], buf);
+            float *ob = buf + nin;
+            for (int64_t a = 0; a < sh && a < H; a++)
+                for (int64_t b = 0; b < sw && b < W; b++) {
+                    const int ph = (int)(a * sw + b);
+                    uk->conv((size_t)((H - a + sh - 1) / sh), (size_t)((W - b + sw - 1) / sw),
+                             (size_t)(t0[ph + 1] - t0[ph]), toff + t0[ph], wb + t0[ph] * L, buf,
+                             (ptrdiff_t)(S.PW * L), L, ob + (a * W + b) * L,
+                             (ptrdiff_t)(sh * W * L), (ptrdiff_t)(sw * L));
+                }
+            cb_unpack(uk, nc, H, W, ob, dx + n * G.xs[0] + c0 * G.xs[1], G.xs[3], G.xs[1], alpha,
+                      beta);
+        }
+    }
+    return true;
+}
+
+bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
+                          float *dw, float alpha, float beta, int nthreads)
+{
+    pdnn_conv_geom3 G;
+    pdnn_conv_widen(p, &G);
+    if (!cb_applies(p, &G)) return false;
+    const int64_t OH = G.out[1], OW = G.out[2], kh = G.kern[1], kw = G.kern[2];
+    const cb_src S = {G.in[1], G.in[2], G.xs[3], G.xs[1], G.pad[1], G.pad[2],
+                      (OH - 1) * G.str[1] + (kh - 1) * G.dil[1] + 1,
+                      (OW - 1) * G.str[2] + (kw - 1) * G.dil[2] + 1};
+    const cb_src D = {OH, OW, G.ys[3], G.ys[1], 0, 0, OH, OW};
+    const int64_t nin = S.PH * S.PW * L, need = nin + OH * OW * L;
+    if (need > CB_FLOATS) return false;
+    const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
+    const int64_t T = kh * kw, C = p->g, nblk = (C + L - 1) / L;
+    ptrdiff_t toff[CB_TAPS];
+    for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+        for (int64_t r2 = 0; r2 < kw; r2++, t++)
+            toff[t] = (ptrdiff_t)((r1 * G.dil[1] * S.PW + r2 * G.dil[2]) * L);
+    const int nt = cb_threads(nthreads, nblk, (double)p->n * C * OH * OW * T);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        CB_BUFFER(buf, nin);
+        _Alignas(64) float acc[CB_TAPS * L];
+        int64_t b0, b1;
+        pdnn_par_share(nblk, &b0, &b1);
+        for (int64_t blk = b0; blk < b1; blk++) {
+            const int64_t c0 = blk * L, nc = cb_min(L, C - c0);
+            for (int64_t j = 0; j < T * L; j++) acc[j] = 0;
+            for (int64_t n = 0; n < p->n; n++) {
+                const int64_t n2 = n + 1 < p->n ? n + 1 : 0, c2 = n + 1 < p->n ? c0 : c0 + L;
+                if (c2 < C) {
+                    cb_prefetch(x + n2 * G.xs[0] + c2 * G.xs[1], cb_min(L, C - c2), S.H, S.W,
+                                S.rs, S.cs, 0);
+                    cb_prefetch(dy + n2 * G.ys[0] + c2 * G.ys[1], cb_min(L, C - c2), OH, OW,
+                                G.ys[3], G.ys[1], 0);
+                }
+                cb_pack(uk, &S, nc, x + n * G.xs[0] + c0 * G.xs[1], buf);
+                cb_pack(uk, &D, nc, dy + n * G.ys[0] + c0 * G.ys[1], buf + nin);
+                uk->bwdf((size_t)OH, (size_t)OW, (size_t)T, toff, buf,
+                         (ptrdiff_t)(G.str[1] * S.PW * L), (ptrdiff_t)(G.str[2] * L), buf + nin,
+                         (ptrdiff_t)(OW * L), acc);
+            }
+            for (int64_t j = 0; j < nc; j++)
+                for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+                    for (int64_t r2 = 0; r2 < kw; r2++, t++) {
+                        float *o = dw + cb_woff(p, &G, c0 + j, r1, r2);
+                        float v = alpha * acc[t * L + j];
+                        if (beta != 0) {
+                            const float u = beta * *o;
+                            v = v + u;
+                        }
+                        *o = v;
+                    }
+        }
+    }
+    return true;
+}

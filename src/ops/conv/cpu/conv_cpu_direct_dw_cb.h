@@ -1,0 +1,20 @@
+/* Depthwise convolution in channel blocks (internal part of "cpu:direct_dw",
+ * conv_cpu_direct_dw.c): f32, multiplier 1, 1-d and 2-d NCHW-like planes (unit column
+ * strides, not channels-last) small enough for a per-thread buffer. Each returns false,
+ * touching nothing, when the problem is outside that set (the caller then runs its
+ * other paths). */
+#ifndef PDNN_CONV_CPU_DIRECT_DW_CB_H
+#define PDNN_CONV_CPU_DIRECT_DW_CB_H
+
+#include <stdbool.h>
+
+#include "ops/conv/conv_problem.h"
+
+bool pdnn_dwcb_fwd(const pdnn_conv_problem *p, const float *x, const float *w, float *y,
+                   float alpha, float beta, int nthreads);
+bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float *w, float *dx,
+                        float alpha, float beta, int nthreads);
+bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
+                          float *dw, float alpha, float beta, int nthreads);
+
+#endif
