@@ -54,14 +54,14 @@ static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
 {
     const pdnn_conv_geom3 *G = &g->geo;
     pl->g = g;
-    /* the orientation whose 6 x NR tiles are clearly fuller (else A = dy, written straight to
+    /* the orientation whose 6 x NR tiles are much fuller (else A = dy, written straight to
      * dw when its channels are contiguous) */
     const int64_t mr = g->uk->mr, nr = g->uk->nr;
     const double fill_y = (double)G->kg / (double)(cdiv(G->kg, mr) * mr) * (double)G->cg /
                           (double)(cdiv(G->cg, nr) * nr);
     const double fill_x = (double)G->cg / (double)(cdiv(G->cg, mr) * mr) * (double)G->kg /
                           (double)(cdiv(G->kg, nr) * nr);
-    pl->a_is_x = G->kg > 0 && G->cg > 0 && fill_x > 1.05 * fill_y;
+    pl->a_is_x = G->kg > 0 && G->cg > 0 && fill_x > 1.25 * fill_y;
     pl->direct = !pl->a_is_x && p->ws[1] == 1;
     pl->ma = pl->a_is_x ? G->cg : G->kg;
     pl->nb = pl->a_is_x ? G->kg : G->cg;
