@@ -119,6 +119,51 @@ AI void tr4(__m512 *v)
     v[3] = _mm512_shuffle_ps(t1, t3, 0xEE);
 }
 
+/* The 4 x 4 transpose of the 128-bit lanes of (s0, s1, s2, s3): lane l of v[q] = lane q
+ * of s[l]. */
+AI void tr4x128(__m512 *v)
+{
+    const __m512 t0 = _mm512_shuffle_f32x4(v[0], v[1], 0x44), t1 = _mm512_shuffle_f32x4(v[0], v[1], 0xEE);
+    const __m512 t2 = _mm512_shuffle_f32x4(v[2], v[3], 0x44), t3 = _mm512_shuffle_f32x4(v[2], v[3], 0xEE);
+    v[0] = _mm512_shuffle_f32x4(t0, t2, 0x88);
+    v[1] = _mm512_shuffle_f32x4(t0, t2, 0xDD);
+    v[2] = _mm512_shuffle_f32x4(t1, t3, 0x88);
+    v[3] = _mm512_shuffle_f32x4(t1, t3, 0xDD);
+}
+
+/* 16 channels x 16 pixels: rows c of the channel-major side (at s + c ls) to pixel
+ * vectors (at d + k 16) when !back, the reverse when back (alpha applied). */
+AI void tr16(const int back, const float *s, ptrdiff_t ls, float *d, float alpha)
+{
+    __m512 v[4][4]; /* [r][q] */
+    if (!back) {
+        for (int r = 0; r < 4; r++) {
+            for (int l = 0; l < 4; l++) v[r][l] = _mm512_loadu_ps(s + (ptrdiff_t)(4 * l + r) * ls);
+            tr4x128(v[r]); /* v[r][q], lane l: channel 4 l + r, pixels 4 q .. 4 q + 3 */
+        }
+        for (int q = 0; q < 4; q++) {
+            __m512 u[4] = {v[0][q], v[1][q], v[2][q], v[3][q]};
+            tr4(u);
+            for (int k = 0; k < 4; k++) _mm512_storeu_ps(d + (4 * q + k) * L, u[k]);
+        }
+        return;
+    }
+    const __m512 va = _mm512_set1_ps(alpha);
+    for (int q = 0; q < 4; q++) {
+        __m512 u[4];
+        for (int k = 0; k < 4; k++) {
+            u[k] = _mm512_loadu_ps(d + (4 * q + k) * L);
+            if (alpha != 1) u[k] = _mm512_mul_ps(va, u[k]);
+        }
+        tr4(u);
+        for (int r = 0; r < 4; r++) v[r][q] = u[r];
+    }
+    for (int r = 0; r < 4; r++) {
+        tr4x128(v[r]); /* v[r][l]: channel 4 l + r, 16 pixels */
+        for (int l = 0; l < 4; l++) _mm512_storeu_ps((float *)s + (ptrdiff_t)(4 * l + r) * ls, v[r][l]);
+    }
+}
+
 /* v[r], lane l: channel 4 l + r (zero past nc), m pixels at s (FULL: nc == 16, m == 4). */
 AI void pack_ld(const int FULL, size_t nc, size_t m, const float *s, ptrdiff_t lds, __m512 *v)
 {
@@ -150,6 +195,8 @@ void pdnn_f32_dwcb_pack__avx512(size_t nc, size_t n1, size_t n2, const float *sr
         float *d = dst + (ptrdiff_t)i * ds1;
         size_t q = 0;
         __m512 v[4];
+        if (nc == PDNN_DWCB_LANES)
+            for (; q + 16 <= n2; q += 16) tr16(0, s + q, lds, d + q * L, 1);
         if (nc == PDNN_DWCB_LANES)
             for (; q + 4 <= n2; q += 4) {
                 pack_ld(1, nc, 4, s + q, lds, v);
@@ -192,6 +239,8 @@ void pdnn_f32_dwcb_unpack__avx512(size_t nc, size_t n1, size_t n2, const float *
         float *d = dst + (ptrdiff_t)i * ds1;
         size_t q = 0;
         __m512 v[4];
+        if (nc == PDNN_DWCB_LANES && beta == 0)
+            for (; q + 16 <= n2; q += 16) tr16(1, d + q, ldd, (float *)s + q * L, alpha);
         if (nc == PDNN_DWCB_LANES && beta == 0)
             for (; q + 4 <= n2; q += 4) {
                 unpack_ld(4, s + q * L, alpha, beta, v);

@@ -67,14 +67,31 @@ static int64_t cb_woff(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int
     return k * G->ws[0] + r1 * G->ws[3] + r2 * G->ws[4];
 }
 
-/* wb[16 t + j] = w of channel c0 + j at tap (r1[t], r2[t]); lanes past nc zero. */
-static void cb_weights(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const float *w,
-                       int64_t c0, int64_t nc, int64_t nt, const int *r1, const int *r2,
-                       float *wb)
+/* Filter offsets within a channel of the taps (r1[t], r2[t]); true when they are 0, 1, ... */
+static bool cb_woffs(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t nt,
+                     const int *r1, const int *r2, int64_t *wo)
 {
-    for (int64_t t = 0; t < nt; t++)
-        for (int64_t j = 0; j < L; j++)
-            wb[t * L + j] = j < nc ? w[cb_woff(p, G, c0 + j, r1[t], r2[t])] : 0.0f;
+    bool seq = true;
+    for (int64_t t = 0; t < nt; t++) {
+        wo[t] = cb_woff(p, G, 0, r1[t], r2[t]);
+        seq = seq && wo[t] == t;
+    }
+    return seq;
+}
+
+/* wb[16 t + j] = w of channel c0 + j at offset wo[t]; lanes past nc zero. */
+static void cb_weights(const pdnn_f32_dwcb_ukernels *uk, const pdnn_conv_geom3 *G,
+                       const float *w, int64_t c0, int64_t nc, int64_t nt, const int64_t *wo,
+                       bool seq, float *wb)
+{
+    if (seq) { /* the taps of a channel back to back: a pack */
+        uk->pack((size_t)nc, 1, (size_t)nt, w + c0 * G->ws[0], 0, G->ws[0], wb, 0);
+        return;
+    }
+    for (int64_t j = 0; j < L; j++) {
+        const float *wc = w + (c0 + j) * G->ws[0];
+        for (int64_t t = 0; t < nt; t++) wb[t * L + j] = j < nc ? wc[wo[t]] : 0.0f;
+    }
 }
 
 /* The block's nc source planes at src into buf (only the data; the padding stays). */
@@ -151,6 +168,8 @@ bool pdnn_dwcb_fwd(const pdnn_conv_problem *p, const float *x, const float *w, f
             tr1[t] = (int)r1;
             tr2[t] = (int)r2;
         }
+    int64_t wo[CB_TAPS];
+    const bool seq = cb_woffs(p, &G, T, tr1, tr2, wo);
     const int nt = cb_threads(nthreads, units, (double)p->n * C * OH * OW * T);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -161,7 +180,7 @@ bool pdnn_dwcb_fwd(const pdnn_conv_problem *p, const float *x, const float *w, f
         for (int64_t u = u0; u < u1; u++) { /* block-major: the weights change rarely */
             const int64_t blk = u / p->n, n = u % p->n, c0 = blk * L, nc = cb_min(L, C - c0);
             if (blk != cur) {
-                cb_weights(p, &G, w, c0, nc, T, tr1, tr2, wb);
+                cb_weights(uk, &G, w, c0, nc, T, wo, seq, wb);
                 cur = blk;
             }
             if (u + 1 < u1) {
@@ -230,6 +249,8 @@ bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     t0[sh * sw] = ntap;
     const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
     const int64_t C = p->g, nblk = (C + L - 1) / L, units = p->n * nblk;
+    int64_t wo[CB_TAPS];
+    const bool seq = cb_woffs(p, &G, ntap, tr1, tr2, wo);
     const int nt = cb_threads(nthreads, units, (double)p->n * C * H * W * kh * kw / (sh * sw));
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -240,7 +261,7 @@ bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
         for (int64_t u = u0; u < u1; u++) {
             const int64_t blk = u / p->n, n = u % p->n, c0 = blk * L, nc = cb_min(L, C - c0);
             if (blk != cur) {
-                cb_weights(p, &G, w, c0, nc, ntap, tr1, tr2, wb);
+                cb_weights(uk, &G, w, c0, nc, ntap, wo, seq, wb);
                 cur = blk;
             }
             if (u + 1 < u1) {
