@@ -20,6 +20,7 @@
  * Workspace: the accumulation buffer (K * C/groups elements, dW's size); channels-last
  * also one K block of packed A and B ((K + C) / groups * 256 elements per group). */
 #include "core/registry.h"
+#include "cpu/ukernels/transpose/transpose_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
 
@@ -197,10 +198,27 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
         int64_t c0, kc;
         bwdf_block(pl, kb, &c0, &kc);
         if (kc > 0) bwdf_offsets(pl, c0, kc, ao, bo);
+        /* B's pixels contiguous (FLOAT, AVX-512): SIMD transposes instead of the gather */
+        int64_t bstep = 0;
+        const pdnn_x32_transpose_ukernel_fn tr =
+            g->es == sizeof(float) && pdnn_cpu_isa() >= PDNN_ISA_AVX512 && kc > 0 &&
+                    pdnn_conv_pe_uniform(bo, kc, &bstep) && bstep == 1
+                ? pdnn_x32_transpose_ukernel_16x16__avx512
+                : NULL;
         const double beff = kb == 0 ? pl->beta0 : 1.0;
         for (int64_t q = q0; q < q1; q++) {
             const int64_t nn = min64(nr, pl->nb - q * nr);
-            if (kc > 0) { /* B slice: kc pixels x nn channels */
+            if (kc > 0 && tr) { /* B slice by 16 x 16 transposes of channel rows */
+                const float *src = (const float *)bg + bo[0] + q * nr * pl->b_cs;
+                float *dst = (float *)bbuf;
+                for (int64_t j0 = 0; j0 < nn; j0 += 16)
+                    for (int64_t r0 = 0; r0 < kc; r0 += 16)
+                        tr((size_t)min64(16, nn - j0), (size_t)min64(16, kc - r0),
+                           src + j0 * pl->b_cs + r0, pl->b_cs, dst + r0 * nr + j0, nr);
+                if (nn < nr)
+                    for (int64_t pr = 0; pr < kc; pr++)
+                        for (int64_t j = nn; j < nr; j++) dst[pr * nr + j] = 0;
+            } else if (kc > 0) { /* B slice: kc pixels x nn channels */
                 for (int64_t j = 0; j < nn; j++) chan[j] = (q * nr + j) * pl->b_cs;
                 pdnn_conv_pe_gather(g->es, (int)nr, kc, nn, bg, bo, chan, bbuf);
             }
