@@ -10,6 +10,10 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
+ *  - otherwise, FLOAT at multiplier 1 with planes of at most 32 x 32 outputs (1-d and 2-d,
+ *    unit strides along the rows, the block's buffers within 128 KiB): blocks of 16
+ *    channels packed channels-minor, one 16-lane multiply-add per tap and pixel
+ *    (conv_cpu_direct_dw_cb.c; small planes cost too much one at a time);
  *  - otherwise, for 1-d and 2-d problems with unit strides along the rows (forward, backward
  *    filter, and backward data at multiplier 1), "phase planes": each source plane copied
  *    zero-padded and split by stride phase into a per-thread stack buffer, so that every
