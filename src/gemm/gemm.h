@@ -51,6 +51,8 @@ typedef struct {
     pdnn_f64_gemm_ukernel_fn f64;
     pdnn_f32_gemm_ukernel_ao_fn f32_ao; /* the same kernels, A rows at offsets */
     pdnn_f64_gemm_ukernel_ao_fn f64_ao;
+    pdnn_f32_gemm_ukernel_ak_fn f32_ak; /* the same kernels, A columns at offsets */
+    pdnn_f64_gemm_ukernel_ak_fn f64_ak;
 } pdnn_gemm_ukernel;
 
 /* Best micro-kernel for dtype (FLOAT or DOUBLE) on pdnn_cpu_isa(); NULL for other
@@ -114,6 +116,12 @@ void pdnn_gemm_macro(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t 
                      const void *ap, int64_t a_ps, const void *bp, int64_t b_ps, void *c,
                      int64_t rs_c, int64_t cs_c, const int64_t *coff, double alpha,
                      double beta);
+/* The same with A read in place at column offsets: A(i, kk) at ap[i * rs_a + ako[kk]]
+ * (the micro-kernels' _ak entry; e.g. a filter read transposed). */
+void pdnn_gemm_macro_ak(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t k,
+                        const void *ap, int64_t rs_a, const ptrdiff_t *ako, const void *bp,
+                        int64_t b_ps, void *c, int64_t rs_c, int64_t cs_c, const int64_t *coff,
+                        double alpha, double beta);
 
 /* ---- helpers for carving scratch */
 

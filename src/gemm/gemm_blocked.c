@@ -19,6 +19,7 @@ static inline int omp_get_num_threads(void) { return 1; }
 #endif
 
 #include "cpu/cache.h"
+#include "cpu/ukernels/transpose/transpose.h"
 #include "gemm/gemm.h"
 
 /* Below this many multiply-adds per thread (a few microseconds) a thread does not pay
@@ -27,8 +28,10 @@ static inline int omp_get_num_threads(void) { return 1; }
 
 /* ---- micro-kernel table: best first within each type */
 
-#define UK32(name, isa, mr, nr) {#name, PDNN_DATA_FLOAT, isa, mr, nr, name, NULL, name##_ao, NULL}
-#define UK64(name, isa, mr, nr) {#name, PDNN_DATA_DOUBLE, isa, mr, nr, NULL, name, NULL, name##_ao}
+#define UK32(name, isa, mr, nr)                                                            \
+    {#name, PDNN_DATA_FLOAT, isa, mr, nr, name, NULL, name##_ao, NULL, name##_ak, NULL}
+#define UK64(name, isa, mr, nr)                                                            \
+    {#name, PDNN_DATA_DOUBLE, isa, mr, nr, NULL, name, NULL, name##_ao, NULL, name##_ak}
 static const pdnn_gemm_ukernel ukernels[] = {
     UK32(pdnn_f32_gemm_ukernel_6x64__avx512, PDNN_ISA_AVX512, 6, 64),
     UK32(pdnn_f32_gemm_ukernel_6x16__avx2_fma, PDNN_ISA_AVX2, 6, 16),
@@ -147,18 +150,22 @@ static void gemm_split(int64_t mp, int64_t np, int nt, int tid, int64_t *p0, int
 #define GT float
 #define GS f32
 #define GFN f32
+#define GFNAK f32_ak
 #include "gemm/gemm_tmpl.h"
 #undef GT
 #undef GS
 #undef GFN
+#undef GFNAK
 
 #define GT double
 #define GS f64
 #define GFN f64
+#define GFNAK f64_ak
 #include "gemm/gemm_tmpl.h"
 #undef GT
 #undef GS
 #undef GFN
+#undef GFNAK
 
 /* ---- type-erased entry points */
 
@@ -175,10 +182,23 @@ int64_t pdnn_gemm_packed_b_elems(const pdnn_gemm_ukernel *uk, int64_t k, int64_t
 void pdnn_gemm_pack_a(const pdnn_gemm_ukernel *uk, int64_t m, int64_t k, const void *src,
                       int64_t rs, int64_t cs, void *dst)
 {
-    if (uk->dtype == PDNN_DATA_DOUBLE)
+    if (uk->dtype == PDNN_DATA_DOUBLE) {
         pack_a_f64(uk->mr, m, k, src, rs, cs, dst);
-    else
+    } else if (cs == 1) {
+        /* rows of A contiguous: each panel is the transpose of an mr x k block */
+        const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
+        const int mr = uk->mr;
+        for (int64_t p = 0; p * mr < m; p++) {
+            const int64_t i0 = p * mr, mm = m - i0 < mr ? m - i0 : mr;
+            float *d = (float *)dst + p * k * mr;
+            tr((size_t)mm, (size_t)k, (const float *)src + i0 * rs, rs, d, mr);
+            if (mm < mr)
+                for (int64_t j = 0; j < k; j++)
+                    for (int64_t i = mm; i < mr; i++) d[j * mr + i] = 0.0f;
+        }
+    } else {
         pack_a_f32(uk->mr, m, k, src, rs, cs, dst);
+    }
 }
 
 void pdnn_gemm_pack_b(const pdnn_gemm_ukernel *uk, int64_t k, int64_t n, const void *src,
@@ -196,9 +216,21 @@ void pdnn_gemm_macro(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t 
                      double beta)
 {
     if (uk->dtype == PDNN_DATA_DOUBLE)
-        macro_f64(uk, m, n, k, ap, a_ps, bp, b_ps, c, rs_c, cs_c, coff, alpha, beta);
+        macro_f64(uk, m, n, k, ap, a_ps, NULL, bp, b_ps, c, rs_c, cs_c, coff, alpha, beta);
     else
-        macro_f32(uk, m, n, k, ap, a_ps, bp, b_ps, c, rs_c, cs_c, coff, (float)alpha,
+        macro_f32(uk, m, n, k, ap, a_ps, NULL, bp, b_ps, c, rs_c, cs_c, coff, (float)alpha,
+                  (float)beta);
+}
+
+void pdnn_gemm_macro_ak(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t k,
+                        const void *ap, int64_t rs_a, const ptrdiff_t *ako, const void *bp,
+                        int64_t b_ps, void *c, int64_t rs_c, int64_t cs_c, const int64_t *coff,
+                        double alpha, double beta)
+{
+    if (uk->dtype == PDNN_DATA_DOUBLE)
+        macro_f64(uk, m, n, k, ap, -rs_a, ako, bp, b_ps, c, rs_c, cs_c, coff, alpha, beta);
+    else
+        macro_f32(uk, m, n, k, ap, -rs_a, ako, bp, b_ps, c, rs_c, cs_c, coff, (float)alpha,
                   (float)beta);
 }
 

@@ -50,10 +50,19 @@ static void GNAME(pack_b)(int nr, int64_t k, int64_t n, const GT *src, int64_t r
     }
 }
 
+/* ako: A's columns at offsets (pdnn_gemm_macro_ak; then a_ps < 0 and A(i, kk) is at
+ * ap[i * -a_ps + ako[kk]]), or NULL. */
 static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int64_t k,
-                         const GT *ap, int64_t a_ps, const GT *bp, int64_t b_ps, GT *c,
-                         int64_t rs_c, int64_t cs_c, const int64_t *coff, GT alpha, GT beta)
+                         const GT *ap, int64_t a_ps, const ptrdiff_t *ako, const GT *bp,
+                         int64_t b_ps, GT *c, int64_t rs_c, int64_t cs_c, const int64_t *coff,
+                         GT alpha, GT beta)
 {
+    /* one micro-kernel call: A from row block a, columns from pk on */
+#define UKCALL(mm_, nn_, kc_, a_, pk_, b_, c_, rs_, cs_, al_, be_)                          \
+    (ako ? uk->GFNAK((mm_), (nn_), (kc_), (a_), rs_a, ako + (pk_), (b_), (c_), (rs_), (cs_),  \
+                     (al_), (be_))                                                          \
+         : uk->GFN((mm_), (nn_), (kc_), (a_) + ((pk_) * cs_a), rs_a, cs_a, (b_), (c_),        \
+                   (rs_), (cs_), (al_), (be_)))
     const int mr = uk->mr, nr = uk->nr;
     if (m <= 0 || n <= 0) return;
     int64_t pc = 0;
@@ -68,19 +77,20 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
             const GT *b = bp + (j0 / nr) * b_ps + pc * nr;
             for (int64_t i0 = 0; i0 < m; i0 += mr) {
                 const size_t mm = (size_t)(m - i0 < mr ? m - i0 : mr);
-                /* packed panels (a_ps >= 0), or a plain matrix with rows -a_ps apart */
-                const GT *a = a_ps >= 0 ? ap + (i0 / mr) * a_ps + pc * mr : ap - i0 * a_ps + pc;
+                /* packed panels (a_ps >= 0), or a plain matrix with rows -a_ps apart
+                 * (columns 1 apart, or at ako) */
+                const GT *a = a_ps >= 0 ? ap + (i0 / mr) * a_ps : ap - i0 * a_ps;
                 const ptrdiff_t rs_a = a_ps >= 0 ? 1 : (ptrdiff_t)-a_ps;
                 const ptrdiff_t cs_a = a_ps >= 0 ? mr : 1;
                 if (!coff) {
-                    uk->GFN(mm, nn, (size_t)kc, a, rs_a, cs_a, b, c + i0 * rs_c + j0 * cs_c,
-                            (ptrdiff_t)rs_c, (ptrdiff_t)cs_c, alpha, b_eff);
+                    UKCALL(mm, nn, (size_t)kc, a, pc, b, c + i0 * rs_c + j0 * cs_c,
+                           (ptrdiff_t)rs_c, (ptrdiff_t)cs_c, alpha, b_eff);
                     continue;
                 }
                 if (coff[j0 + (int64_t)nn - 1] - coff[j0] == (int64_t)nn - 1 && coff_run) {
                     /* the tile's columns are consecutive: stored directly */
-                    uk->GFN(mm, nn, (size_t)kc, a, rs_a, cs_a, b, c + i0 * rs_c + coff[j0],
-                            (ptrdiff_t)rs_c, 1, alpha, b_eff);
+                    UKCALL(mm, nn, (size_t)kc, a, pc, b, c + i0 * rs_c + coff[j0],
+                           (ptrdiff_t)rs_c, 1, alpha, b_eff);
                     continue;
                 }
                 /* any column placement: the whole K of this tile at the first block, in
@@ -98,9 +108,8 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                             tile[i * (size_t)nr + j] = c[(i0 + (int64_t)i) * rs_c + co[j]];
                 for (int64_t pk = 0; pk < k; pk += PDNN_GEMM_KC) {
                     const int64_t kk = k - pk < PDNN_GEMM_KC ? k - pk : PDNN_GEMM_KC;
-                    const GT *ak = a_ps >= 0 ? a + pk * mr : a + pk;
-                    uk->GFN(mm, nn, (size_t)kk, ak, rs_a, cs_a, bp + (j0 / nr) * b_ps + pk * nr,
-                            tile, nr, 1, alpha, pk == 0 ? beta : (GT)1);
+                    UKCALL(mm, nn, (size_t)kk, a, pk, bp + (j0 / nr) * b_ps + pk * nr, tile, nr,
+                           1, alpha, pk == 0 ? beta : (GT)1);
                 }
                 for (size_t i = 0; i < mm; i++) {
                     GT *row = c + (i0 + (int64_t)i) * rs_c;
@@ -111,6 +120,7 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
         }
         pc += kc;
     } while (pc < k);
+#undef UKCALL
 }
 
 /* One thread's rectangle of C: rows [r0, r1), columns [c0, c1) (see gemm_blocked.c). */

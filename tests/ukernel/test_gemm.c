@@ -153,20 +153,24 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
         tu_fill_int(b, t, (size_t)(kc * NR), -3, 3);
         for (int mr = 0; mr <= MR; mr++)
             for (int nr = 0; nr <= NR; nr++)
-                for (int layout = 0; layout < 8; layout++) {
+                for (int layout = 0; layout < 10; layout++) {
                     /* layout % 2 == 0: rows of NR+3; 1: C transposed in memory.
                      * layout / 2: A packed, A row-major (lda kc+2), A column-major (mr+1),
                      * A rows at offsets (the _ao entry: row i at (mr - 1 - i) * (kc + 3),
-                     * rows in reverse order with gaps, unit step along k) */
+                     * rows in reverse order with gaps, unit step along k), A columns at
+                     * offsets (the _ak entry: column kk at (kc - 1 - kk) * (MR + 3), rows
+                     * 1 apart) */
                     const ptrdiff_t rs = layout % 2 ? 1 : NR + 3, cs = layout % 2 ? MR + 2 : 1;
                     const int al = layout / 2;
-                    ptrdiff_t aoff[PDNN_GEMM_MR_MAX];
+                    ptrdiff_t aoff[PDNN_GEMM_MR_MAX], koff[64];
                     for (int i = 0; i < mr; i++) aoff[i] = (ptrdiff_t)(mr - 1 - i) * (kc + 3);
+                    for (int kk = 0; kk < kc; kk++) koff[kk] = (ptrdiff_t)(kc - 1 - kk) * (MR + 3);
                     const ptrdiff_t rs_a = al == 0 ? 1 : al == 1 ? kc + 2 : 1;
                     const ptrdiff_t cs_a = al == 0 ? MR : al == 1 ? 1 : al == 2 ? mr + 1 : 1;
                     size_t an = al == 0 ? (size_t)(kc * MR)
                               : mr == 0 || kc == 0 ? 0
                               : al == 3 ? (size_t)((mr - 1) * (kc + 3) + kc)
+                              : al == 4 ? (size_t)((kc - 1) * (MR + 3) + mr)
                               : (size_t)((mr - 1) * rs_a + (kc - 1) * cs_a + 1);
                     void *aw = al == 0 ? a : tu_alloc(t, an ? an : 1);
                     if (al != 0) {
@@ -174,7 +178,9 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
                         for (int i = 0; i < mr; i++)
                             for (int kk = 0; kk < kc; kk++)
                                 tu_put(aw, t,
-                                       (size_t)(al == 3 ? aoff[i] + kk : i * rs_a + kk * cs_a),
+                                       (size_t)(al == 3   ? aoff[i] + kk
+                                                : al == 4 ? i + koff[kk]
+                                                          : i * rs_a + kk * cs_a),
                                        tu_get(a, t, (size_t)(kk * MR + i)));
                     }
                     const size_t cn = (size_t)(MR + 2) * (size_t)(NR + 3);
@@ -196,7 +202,13 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
                             if (beta != 0) r += beta * ref[i * rs + j * cs];
                             ref[i * rs + j * cs] = r;
                         }
-                    if (t == PDNN_DATA_DOUBLE && al == 3)
+                    if (t == PDNN_DATA_DOUBLE && al == 4)
+                        uk->f64_ak((size_t)mr, (size_t)nr, (size_t)kc, aw, 1, koff, b, c, rs, cs,
+                                   alpha, beta);
+                    else if (al == 4)
+                        uk->f32_ak((size_t)mr, (size_t)nr, (size_t)kc, aw, 1, koff, b, c, rs, cs,
+                                   (float)alpha, (float)beta);
+                    else if (t == PDNN_DATA_DOUBLE && al == 3)
                         uk->f64_ao((size_t)mr, (size_t)nr, (size_t)kc, aw, aoff, b, c, rs, cs,
                                    alpha, beta);
                     else if (t == PDNN_DATA_DOUBLE)

@@ -18,12 +18,14 @@
 #define UK_CAT_(x, y) x##y
 #define UK_CAT(x, y) UK_CAT_(x, y)
 
-/* The body of both entry points: ao[i] is row i's offset in A (rows past mr repeat
- * row mr - 1). */
+/* The body of the three entry points: ao[i] is row i's offset in A (rows past mr
+ * repeat row mr - 1); column k at k * cs_a, or at ko[k] when ko is not NULL (a
+ * constant NULL in two entries, so the compiler drops the test). */
 static inline __attribute__((always_inline)) void
 UK_CAT(UK_FN, _body)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
-                     const ptrdiff_t *ao, ptrdiff_t cs_a, const UK_T *restrict b,
-                     UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+                     const ptrdiff_t *ao, ptrdiff_t cs_a, const ptrdiff_t *ko,
+                     const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                     UK_T alpha, UK_T beta)
 {
     if (cs_c == 1) /* C's lines are fetched while the products are summed */
         UK_UNROLL for (int i = 0; i < UK_MR; i++) {
@@ -39,11 +41,12 @@ UK_CAT(UK_FN, _body)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
     for (size_t k = 0; k < kc; k++) {
         V bv[UK_NV];
         UK_UNROLL for (int j = 0; j < UK_NV; j++) bv[j] = VLOADU(b + UK_W * j);
+        const UK_T *ak = ko ? a + ko[k] : a;
         UK_UNROLL for (int i = 0; i < UK_MR; i++) {
-            const V ai = VSET1(a[ao[i]]);
+            const V ai = VSET1(ak[ao[i]]);
             UK_UNROLL for (int j = 0; j < UK_NV; j++) acc[i][j] = VFMA(ai, bv[j], acc[i][j]);
         }
-        a += cs_a;
+        if (!ko) a += cs_a;
         b += UK_NR;
     }
 
@@ -105,7 +108,7 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
     ptrdiff_t ao[UK_MR];
     UK_UNROLL for (int i = 0; i < UK_MR; i++)
         ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
-    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, b, c, rs_c, cs_c, alpha, beta);
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, NULL, b, c, rs_c, cs_c, alpha, beta);
 }
 
 void UK_CAT(UK_FN, _ao)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
@@ -115,7 +118,18 @@ void UK_CAT(UK_FN, _ao)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
     if (mr == 0 || nr == 0) return;
     ptrdiff_t ao[UK_MR];
     UK_UNROLL for (int i = 0; i < UK_MR; i++) ao[i] = aoff[(size_t)i < mr ? (size_t)i : mr - 1];
-    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 1, b, c, rs_c, cs_c, alpha, beta);
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 1, NULL, b, c, rs_c, cs_c, alpha, beta);
+}
+
+void UK_CAT(UK_FN, _ak)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
+                        ptrdiff_t rs_a, const ptrdiff_t *koff, const UK_T *restrict b,
+                        UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 0, koff, b, c, rs_c, cs_c, alpha, beta);
 }
 
 #undef UK_NR

@@ -18,9 +18,11 @@
  * never depend on the blocking or the thread count; they do differ between kernels
  * (the SIMD kernels fuse each multiply-add, the scalar ones do not).
  *
- * Each kernel has a second entry point, <name>_ao, for A rows read in place at
- * arbitrary offsets: A(i, k) at a[ao[i] + k] (ao holds mr offsets; unit step along k),
- * everything else as above: the same body, so the same bits for the same values.
+ * Each kernel has two more entry points for A read in place: <name>_ao, rows at
+ * arbitrary offsets, A(i, k) at a[ao[i] + k] (ao holds mr offsets; unit step along k),
+ * and <name>_ak, columns at arbitrary offsets, A(i, k) at a[i * rs_a + ko[k]] (ko holds
+ * kc offsets); everything else as above: one body, so the same bits for the same
+ * values.
  *
  * The SIMD kernels share one body, gemm_ukernel_tmpl.h; nothing needs alignment. */
 #ifndef PDNN_UKERNELS_GEMM_H
@@ -46,6 +48,15 @@ typedef void (*pdnn_f64_gemm_ukernel_ao_fn)(size_t mr, size_t nr, size_t kc, con
                                             ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha,
                                             double beta);
 
+typedef void (*pdnn_f32_gemm_ukernel_ak_fn)(size_t mr, size_t nr, size_t kc, const float *a,
+                                            ptrdiff_t rs_a, const ptrdiff_t *ko, const float *b,
+                                            float *c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                                            float alpha, float beta);
+typedef void (*pdnn_f64_gemm_ukernel_ak_fn)(size_t mr, size_t nr, size_t kc, const double *a,
+                                            ptrdiff_t rs_a, const ptrdiff_t *ko,
+                                            const double *b, double *c, ptrdiff_t rs_c,
+                                            ptrdiff_t cs_c, double alpha, double beta);
+
 #define PDNN_F32_GEMM_UKERNEL(name)                                                        \
     void name(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a,    \
               ptrdiff_t cs_a, const float *restrict b, float *restrict c, ptrdiff_t rs_c,  \
@@ -63,9 +74,24 @@ typedef void (*pdnn_f64_gemm_ukernel_ao_fn)(size_t mr, size_t nr, size_t kc, con
     void name##_ao(size_t mr, size_t nr, size_t kc, const double *restrict a,              \
                    const ptrdiff_t *ao, const double *restrict b, double *restrict c,      \
                    ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha, double beta)
-/* Both entry points of one kernel. */
-#define PDNN_F32_GEMM_UKERNELS(name) PDNN_F32_GEMM_UKERNEL(name); PDNN_F32_GEMM_UKERNEL_AO(name)
-#define PDNN_F64_GEMM_UKERNELS(name) PDNN_F64_GEMM_UKERNEL(name); PDNN_F64_GEMM_UKERNEL_AO(name)
+#define PDNN_F32_GEMM_UKERNEL_AK(name)                                                     \
+    void name##_ak(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a, \
+                   const ptrdiff_t *ko, const float *restrict b, float *restrict c,        \
+                   ptrdiff_t rs_c, ptrdiff_t cs_c, float alpha, float beta)
+#define PDNN_F64_GEMM_UKERNEL_AK(name)                                                     \
+    void name##_ak(size_t mr, size_t nr, size_t kc, const double *restrict a,              \
+                   ptrdiff_t rs_a, const ptrdiff_t *ko, const double *restrict b,          \
+                   double *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha,       \
+                   double beta)
+/* The three entry points of one kernel. */
+#define PDNN_F32_GEMM_UKERNELS(name)                                                       \
+    PDNN_F32_GEMM_UKERNEL(name);                                                           \
+    PDNN_F32_GEMM_UKERNEL_AO(name);                                                        \
+    PDNN_F32_GEMM_UKERNEL_AK(name)
+#define PDNN_F64_GEMM_UKERNELS(name)                                                       \
+    PDNN_F64_GEMM_UKERNEL(name);                                                           \
+    PDNN_F64_GEMM_UKERNEL_AO(name);                                                        \
+    PDNN_F64_GEMM_UKERNEL_AK(name)
 
 /* Plain C, auto-vectorized for baseline x86-64 (SSE2). */
 PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x8__scalar);

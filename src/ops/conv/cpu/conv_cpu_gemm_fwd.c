@@ -30,13 +30,14 @@
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
 #include "cpu/ukernels/pack/pack_runs.h"
+#include "cpu/ukernels/transpose/transpose.h"
 
 /* Readable elements after the padded chunk (block copies of the run packer). */
 #define PAD_SLACK (PDNN_PACK_RUNS_OVERREAD / (int64_t)sizeof(float))
 
 typedef struct {
     int64_t *poff;           /* tap offsets in the padded buffer (what the packers read) */
-    int64_t *soff;           /* transposed filter: offset of each tap's weight */
+    ptrdiff_t *soff;         /* transposed filter: offset of each tap's weight */
     char *wp;                /* packed W, group g at wp + g * apg elements */
     char *pad;               /* one chunk of padded images */
     char *bp;                /* one chunk of packed columns */
@@ -56,12 +57,13 @@ static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pad
     return nb < g->n ? nb : (g->n > 0 ? g->n : 1);
 }
 
-/* Whether the filter is packed into A panels: always when read transposed (backward
- * data), else unless the columns are few in all (small batches of small images), where
- * packing would cost as much as the product and the micro-kernels read it in place. */
-static bool pack_filter(const pdnn_conv_gemm_geom *g, bool wt)
+/* Whether the filter is packed into A panels: unless the columns are few in all (small
+ * batches of small images), where packing would cost as much as the product and the
+ * micro-kernels read it in place (as rows, or, read transposed for backward data, at
+ * the taps' column offsets). */
+static bool pack_filter(const pdnn_conv_gemm_geom *g)
 {
-    return wt || g->ncols > 2 * (int64_t)g->uk->nr;
+    return g->ncols > 2 * (int64_t)g->uk->nr;
 }
 
 /* Whether the packed filter of one group stays in a core's L2 cache while a panel of
@@ -78,9 +80,9 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
     pdnn_conv_gemm_padgeom pg;
     pdnn_conv_gemm_padgeom_init(g, &pg);
     b->poff = pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t));
-    b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(int64_t)) : NULL;
+    b->soff = wt ? pdnn_conv_gemm_take(a, g->taps, sizeof(ptrdiff_t)) : NULL;
     b->wp = pdnn_conv_gemm_take(
-        a, pack_filter(g, wt) ? pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps) : 0,
+        a, pack_filter(g) ? pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps) : 0,
         g->es);
     /* + PAD_SLACK: the block copies of pack_runs read up to 15 elements past a run */
     const int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
@@ -172,10 +174,11 @@ static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeo
 
 /* y rows i0 .. i0 + mm - 1 of group grp, columns gcol .. gcol + nn - 1 of the batch:
  * alpha * A * B + beta * y, A the filter rows from i0 on (packed panels, a_ps = T * mr,
- * or the filter itself, a_ps = -T), B packed panels. */
+ * or the filter itself, a_ps = -T, or, with ako, rows -a_ps apart and columns at ako),
+ * B packed panels. */
 static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, int64_t a_ps,
-                      const char *bp, char *y, int64_t grp, int64_t i0, int64_t mm,
-                      int64_t gcol, int64_t nn, double alpha, double beta)
+                      const ptrdiff_t *ako, const char *bp, char *y, int64_t grp, int64_t i0,
+                      int64_t mm, int64_t gcol, int64_t nn, double alpha, double beta)
 {
     const pdnn_gemm_ukernel *uk = g->uk;
     const int64_t T = g->taps;
@@ -186,13 +189,21 @@ static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, int64_t a_ps
         c += (g->ycol_affine ? gcol * g->ycs
                              : gcol / g->npix * g->geo.ys[0] + gcol % g->npix * g->ycs) *
              (int64_t)es;
-        pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], g->ycs, NULL,
-                        alpha, beta);
+        if (ako)
+            pdnn_gemm_macro_ak(uk, mm, nn, T, ap, -a_ps, ako, bp, T * uk->nr, c, g->geo.ys[1],
+                               g->ycs, NULL, alpha, beta);
+        else
+            pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], g->ycs,
+                            NULL, alpha, beta);
     } else {
         int64_t coff[PDNN_CONV_GEMM_NC_MAX];
         pdnn_conv_gemm_ycol_offs(g, gcol, nn, coff);
-        pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], 0, coff, alpha,
-                        beta);
+        if (ako)
+            pdnn_gemm_macro_ak(uk, mm, nn, T, ap, -a_ps, ako, bp, T * uk->nr, c, g->geo.ys[1], 0,
+                               coff, alpha, beta);
+        else
+            pdnn_gemm_macro(uk, mm, nn, T, ap, a_ps, bp, T * uk->nr, c, g->geo.ys[1], 0, coff,
+                            alpha, beta);
     }
 }
 
@@ -212,7 +223,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     pdnn_conv_gemm_pad_taps(p, &g, &pg, b.poff); /* tap offsets in the padded buffer */
     const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
-    const bool packa = pack_filter(&g, wt);
+    const bool packa = pack_filter(&g);
     if (wt) {
         /* tap (k, spatial r) of output channel c reads the original filter at
          * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
@@ -225,7 +236,14 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     for (int64_t r2 = 0; r2 < g.geo.kern[2]; r2++)
                         b.soff[t++] = k * o.ws[0] + r0 * o.ws[2] + r1 * o.ws[3] + r2 * o.ws[4];
     }
-
+    /* the transposed filter's panels by SIMD transposes: f32 with packed spatial taps
+     * (the original's KCRS: taps of one (k, c) contiguous, in soff's order) */
+    pdnn_f32_transpose_fn tr = NULL;
+    if (wt && g.es == sizeof(float)) {
+        bool spatial_packed = true;
+        for (int64_t t = 0; t < g.ks; t++) spatial_packed = spatial_packed && b.soff[t] == t;
+        if (spatial_packed) tr = pdnn_f32_transpose_select();
+    }
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
@@ -235,10 +253,14 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     if (T > 0) memset(b.pad + nbi * pg.img * (int64_t)es, 0, PAD_SLACK * es); /* slack read */
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, chunk, 1, ctx->nthreads);
     const char *x = arg->src, *w = arg->wei;
-    const int64_t a_ps = packa ? T * mr : -T;
+    /* A: packed panels; or the filter read in place: its rows, or, read transposed
+     * (backward data), rows c ws[1] apart with the taps at soff */
+    const int64_t a_ps = packa ? T * mr : wt ? -wsrc->ws[1] : -T;
+    const ptrdiff_t *ako = !packa && wt ? b.soff : NULL;
+    const int64_t wgs = wt ? (wsrc->k / wsrc->g) * wsrc->ws[0] : kg * T; /* a group's filter */
 #define a_at(grp, i0)                                                                      \
     (packa ? b.wp + ((grp) * apg + (i0) * T) * (int64_t)es                                 \
-           : w + ((grp) * kg + (i0)) * T * (int64_t)es)
+           : w + ((grp) * wgs + (i0) * -a_ps) * (int64_t)es)
     char *y = arg->dst;
     const double alpha = arg->alpha, beta = arg->beta;
     const int nt = ctx->nthreads;
@@ -259,8 +281,17 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     const int64_t kgo = wsrc->k / wsrc->g;
                     const char *src = w + (grp * kgo * wsrc->ws[0] + q * mr * wsrc->ws[1]) *
                                               (int64_t)es;
-                    pdnn_conv_gemm_pack_panel(es, mr, rows, T, src, wsrc->ws[1], NULL, 0, b.soff,
-                                              dst);
+                    if (tr && rows == mr) {
+                        /* spatial taps contiguous (KCRS): per original output channel k
+                         * the rows x ks block W[k][c..][taps] is transposed into the
+                         * panel's columns (k, taps) */
+                        for (int64_t k = 0; k < g.geo.cg; k++)
+                            tr((size_t)mr, (size_t)g.ks, (const float *)src + k * wsrc->ws[0],
+                               wsrc->ws[1], (float *)dst + k * g.ks * mr, mr);
+                    } else {
+                        pdnn_conv_gemm_pack_panel(es, mr, rows, T, src, wsrc->ws[1], NULL, 0,
+                                                  b.soff, dst);
+                    }
                 }
             }
         }
@@ -292,7 +323,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
                         if (T > 0) pack_panel(&g, &pg, b.poff, copy, b.pad, grp, col0 + q * nr, n, dst);
-                        fwd_block(&g, a_at(grp, 0), a_ps, dst, y, grp, 0, kg, gcol0 + q * nr, n,
+                        fwd_block(&g, a_at(grp, 0), a_ps, ako, dst, y, grp, 0, kg, gcol0 + q * nr, n,
                                   alpha, beta);
                     }
                     continue;
@@ -309,7 +340,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 for (int64_t task = 0; task < tl.ntasks; task++) {
                     int64_t i0, mm, j0, nn;
                     if (!pdnn_conv_gemm_task(&tl, uk, task, kg, ncol, &i0, &mm, &j0, &nn)) continue;
-                    fwd_block(&g, a_at(grp, i0), a_ps, b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
+                    fwd_block(&g, a_at(grp, i0), a_ps, ako, b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
                               beta);
                 }
             }
