@@ -137,6 +137,12 @@ static void test_1x1_edges(pdnnDataType_t t)
          * a masked tail), groups */
         s = shape_1x1(t, 2, 2, 3, 5, 33, 33, 1, TU_LAYOUT_PACKED);
         tu_conv_check_family(&fam_1x1, &s, true);
+        /* short images with many channels on both sides: forward and backward data run
+         * images side by side (3 x 3 pixels; stride 2: dx scattered) */
+        s = shape_1x1(t, 3, 1, 600, 520, 3, 3, 1, TU_LAYOUT_PACKED);
+        tu_conv_check_family(&fam_1x1, &s, true);
+        s = shape_1x1(t, 3, 1, 520, 600, 5, 5, 2, TU_LAYOUT_PACKED);
+        tu_conv_check_family(&fam_1x1, &s, false);
     }
 }
 

@@ -22,6 +22,10 @@
 /* Bytes of the compact copies of x (dx) of a chunk of images, at most (one image at
  * least). */
 #define LDB_CHUNK_BYTES ((size_t)1 << 20)
+/* Bytes of a chunk of side-by-side images (both sides), at most (one image at least). */
+#define LDB_BATCH_BYTES ((size_t)4 << 20)
+/* Pixels side by side a batched chunk aims at. */
+#define LDB_BATCH_PIX 512
 /* Backward data packs W^T when each of its elements serves at least this many pixel
  * panels (below, one pass reads it in place for less). */
 #define LDB_PACK_REUSE 8
@@ -80,13 +84,35 @@ static int64_t chunk_imgs(const pdnn_conv_gemm_geom *g)
     return max64(1, min64(g->n, (int64_t)(LDB_CHUNK_BYTES / sizeof(float)) / per));
 }
 
+/* Short images whose pixels fill SIMD vectors poorly (7 x 7: 49 of 64 lanes): a chunk of
+ * images is copied side by side (channel rows of images x pixels) on both sides, so the
+ * tiles run across images. */
+static bool batched(const pdnn_conv_gemm_geom *g)
+{
+    const int64_t np = g->npix, lanes = cdiv(np, 16) * 16, cg = g->geo.cg, kg = g->geo.kg;
+    /* the copies cost about 32 (1 / cg + 1 / kg) of the products: only with many
+     * channels on both sides (ResNet-50's 7 x 7 layers, not MobileNet's) */
+    return g->n > 1 && np > 0 && np * 10 < lanes * 9 && (cg + kg) * 32 * 100 < 12 * cg * kg;
+}
+
+static int64_t batch_imgs(const pdnn_conv_gemm_geom *g)
+{
+    /* enough images for LDB_BATCH_PIX pixels side by side, within LDB_BATCH_BYTES */
+    const int64_t per = max64(g->g * (g->geo.cg + g->geo.kg) * g->npix, 1);
+    const int64_t want = min64(g->n, cdiv(LDB_BATCH_PIX, max64(g->npix, 1)));
+    return max64(1, min64(want, (int64_t)(LDB_BATCH_BYTES / sizeof(float)) / per));
+}
+
 size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
 {
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     if (dir == PDNN_CONV_BWD_DATA)
         pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, g->geo.cg, g->geo.kg), 1),
                             g->es);
-    if (x_compact(g))
+    if (batched(g)) { /* the two sides, as run_batched takes them */
+        pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(batch_imgs(g), g->g * g->geo.cg, g->npix), g->es);
+        pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(batch_imgs(g), g->g * g->geo.kg, g->npix), g->es);
+    } else if (x_compact(g))
         pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(chunk_imgs(g), g->g * g->geo.cg, g->npix), g->es);
     return pdnn_conv_gemm_arena_bytes(&a);
 }
@@ -202,6 +228,80 @@ static void compact_row(const pdnn_conv_gemm_geom *g, bool gather, const float *
         }
 }
 
+/* The batched schedule (see batched()): per chunk of nn images, B's side copied to ib
+ * (row ch: nn * np pixels, image after image), the product into ob with alpha 1, beta 0,
+ * then blended into y (forward) or scattered into dx. */
+static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
+                        const pdnn_conv_args *arg, const ldb_run *r, pdnn_conv_gemm_arena *ar,
+                        float *ap, int nt)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    const bool fwd = dir == PDNN_CONV_FWD;
+    const int64_t np = g->npix, mr = r->uk->mr, ci = batch_imgs(g);
+    const int64_t cin = g->g * r->k, cout = g->g * r->m; /* channels of B's and C's side */
+    float *ib = pdnn_conv_gemm_take(ar, pdnn_conv_gemm_mul3(ci, cin, np), g->es);
+    float *ob = pdnn_conv_gemm_take(ar, pdnn_conv_gemm_mul3(ci, cout, np), g->es);
+    const bool pack = !fwd && r->k > 0 && g->uk->mr == mr && g->n * cdiv(np, r->uk->nr) >= LDB_PACK_REUSE;
+    const int64_t mp = cdiv(r->m, mr), agsz = mp * mr * r->k;
+    ldb_run rp = *r;
+    if (pack) rp.a = ap, rp.a_gs = agsz, rp.a_ps = mr * r->k, rp.a_rs = 1, rp.a_cs = mr;
+    rp.alpha = 1.0f, rp.beta = 0.0f;
+    const float alpha = r->alpha, beta = r->beta;
+    const float *src = arg->src;
+    float *dst = arg->dst;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        if (pack) {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < r->g * mp; i++) {
+                const int64_t grp = i / mp, q = i % mp, rows = min64(mr, r->m - q * mr);
+                pdnn_gemm_pack_a(g->uk, rows, r->k, r->a + grp * r->a_gs + q * mr * r->a_rs, r->a_rs,
+                                 r->a_cs, ap + grp * agsz + q * mr * r->k);
+            }
+        }
+        for (int64_t n0 = 0; n0 < g->n; n0 += ci) {
+            const int64_t nn = min64(ci, g->n - n0), len = nn * np;
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < nn * cin; i++) {
+                const int64_t img = n0 + i % nn, ch = i / nn;
+                float *d = ib + ch * len + (i % nn) * np;
+                if (fwd) {
+                    compact_row(g, true, src + img * G->xs[0] + ch * G->xs[1], NULL, d, 1.0f, 0.0f);
+                } else {
+                    const float *sr = src + img * G->ys[0] + ch * G->ys[1];
+                    for (int64_t q = 0; q < np; q++) d[q] = sr[q];
+                }
+            }
+            ldb_run rc = rp;
+            rc.n = 1, rc.np = len;
+            rc.b = ib, rc.b_ns = 0, rc.b_gs = r->k * len, rc.ldb = len;
+            rc.c = ob, rc.c_ns = 0, rc.c_gs = r->m * len, rc.rs_c = len;
+            ldb_tiles(&rc, g->es, nt);
+#pragma omp for schedule(static)
+            for (int64_t t = 0; t < rc.ntasks; t++) ldb_task(&rc, t);
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < nn * cout; i++) {
+                const int64_t img = n0 + i % nn, ch = i / nn;
+                const float *o = ob + ch * len + (i % nn) * np;
+                if (!fwd) {
+                    compact_row(g, false, NULL, dst + img * G->xs[0] + ch * G->xs[1], (float *)o, alpha,
+                                beta);
+                    continue;
+                }
+                float *yr = dst + img * G->ys[0] + ch * G->ys[1];
+                for (int64_t q = 0; q < np; q++) {
+                    float v = alpha * o[q];
+                    if (beta != 0) {
+                        const float u = beta * yr[q];
+                        v = v + u;
+                    }
+                    yr[q] = v;
+                }
+            }
+        }
+    }
+}
+
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt)
 {
@@ -232,6 +332,10 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
      * is packed into MR-row panels (contiguous reads) when reused enough */
     float *ap = fwd ? NULL : pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, cg, kg), 1), g->es);
+    if (batched(g)) {
+        run_batched(g, dir, arg, &r, &ar, ap, nt);
+        return;
+    }
     float *buf = compact ? pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(chunk_imgs(g), cgt, np), g->es) : NULL;
     const bool pack = !fwd && r.k > 0 && g->uk->mr == mr && r.n * cdiv(np, r.uk->nr) >= LDB_PACK_REUSE;
     const int64_t mp = cdiv(r.m, mr), agsz = mp * mr * r.k, ci = compact ? chunk_imgs(g) : g->n;
