@@ -209,6 +209,23 @@ static void compact_row(const pdnn_conv_gemm_geom *g, bool gather, const float *
             const bool hit = i0 % G->str[0] == 0 && i0 / G->str[0] < G->out[0] &&
                              i1 % G->str[1] == 0 && i1 / G->str[1] < G->out[1];
             const float *r = row + ((i0 / G->str[0]) * G->out[1] + i1 / G->str[1]) * G->out[2];
+            if (G->xs[4] == 1) { /* contiguous row: beta * dx (or 0) in vectors, then the
+                                  * read pixels get alpha * sum added (the same roundings) */
+                if (beta != 0)
+                    for (int64_t i2 = 0; i2 < G->in[2]; i2++) d[i2] = beta * d[i2];
+                else
+                    for (int64_t i2 = 0; i2 < G->in[2]; i2++) d[i2] = 0.0f;
+                if (!hit) continue;
+                const int64_t s2 = G->str[2];
+                if (beta != 0)
+                    for (int64_t o = 0; o < G->out[2]; o++) {
+                        const float v = alpha * r[o];
+                        d[o * s2] = v + d[o * s2];
+                    }
+                else
+                    for (int64_t o = 0; o < G->out[2]; o++) d[o * s2] = alpha * r[o];
+                continue;
+            }
             int64_t ph = 0, o2 = 0; /* i2 % str[2], i2 / str[2] (without divisions) */
             for (int64_t i2 = 0; i2 < G->in[2]; i2++) {
                 float *e = d + i2 * G->xs[4];
