@@ -10,7 +10,14 @@
  *   forward:       Y[Kg x cols] = W[Kg x Cg] * X[Cg x cols]
  *   backward data: dX[Cg x cols] = W^T[Cg x Kg] * dY[Kg x cols]   (dx pixels that no
  *                  output reads, stride > 1, get beta * dx: their gradient is zero)
- * computed by the panel engines of conv_cpu_panel.h: channels-last x and y (unit channel
+ * FLOAT fast paths first (conv_cpu_direct_1x1_ldb.c):
+ *  - a fully connected layer at batch <= 4 (few columns, channels contiguous): GEMV
+ *    micro-kernels (forward), W's rows read in place by the ldb kernel (backward data);
+ *  - NCHW-like y (output pixels contiguous within an image): per image, the filter read
+ *    in place (forward) or packed (backward data, when reused) and the data read in place
+ *    by the ldb micro-kernels; strided x goes through compact per-image copies, short
+ *    images with many channels run side by side.
+ * Otherwise the panel engines of conv_cpu_panel.h: channels-last x and y (unit channel
  * stride) run pixel-major, one GEMM over the whole batch with the data read in place and
  * the filter packed once (Y^T = X^T W^T); other layouts run channel-major, the filter
  * read in place (forward) or packed (backward data) and the data gathered into
@@ -18,8 +25,9 @@
  * Exact on small integers; each output is one micro-kernel sum over the channels in a
  * fixed order, so results do not depend on the thread count.
  *
- * Workspace: none for forward channel-major; otherwise the packed filter of all groups
- * (about the filter's size). */
+ * Workspace: none for forward channel-major and the GEMV paths; the ldb path's compact
+ * chunk (about 1-4 MiB) and, for backward data, the packed filter; otherwise the packed
+ * filter of all groups (about the filter's size). */
 #include "core/registry.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"

@@ -14,6 +14,13 @@
  *  - otherwise (channels-last): K blocks cut at fixed places over the flattened
  *    columns; for each block every thread packs a share of A's MR-row panels and B's
  *    NR-column panels into the workspace, then the threads split the buffer's tiles.
+ * With A = dy and dW's channels contiguous the blocks accumulate straight into dw (the
+ * first blends with beta, later ones add), without the buffer; the in-place schedule
+ * builds B slices with 16 x 16 transpose kernels where B's pixels are contiguous.
+ * FLOAT fast paths come first: evenly spaced channels-last columns (fully connected
+ * layers, NHWC) by the ldb kernel (conv_cpu_direct_1x1_ldb.c), and NCHW images of 512+
+ * pixels with a small filter by dot products along the pixels
+ * (conv_cpu_direct_1x1_dot.c).
  * Threads split the buffer's tiles only and each block is summed the same way whoever
  * computes it, so results do not depend on the thread count. Exact on small integers.
  *
