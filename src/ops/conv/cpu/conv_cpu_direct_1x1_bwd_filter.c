@@ -24,8 +24,9 @@
  * Threads split the buffer's tiles only and each block is summed the same way whoever
  * computes it, so results do not depend on the thread count. Exact on small integers.
  *
- * Workspace: the accumulation buffer (K * C/groups elements, dW's size); channels-last
- * also one K block of packed A and B ((K + C) / groups * 256 elements per group). */
+ * Workspace: the accumulation buffer (K * C/groups elements, dW's size) when A = x; channels-last
+ * also one K block of packed A and B ((K + C) / groups * 256 elements per group); the dot
+ * path its lane sums (64 bytes per filter element); the ldb path none. */
 #include "core/registry.h"
 #include "cpu/ukernels/transpose/transpose_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
