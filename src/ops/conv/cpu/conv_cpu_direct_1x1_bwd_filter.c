@@ -16,7 +16,7 @@
  *    NR-column panels into the workspace, then the threads split the buffer's tiles.
  * With A = dy and dW's channels contiguous the blocks accumulate straight into dw (the
  * first blends with beta, later ones add), without the buffer; the in-place schedule
- * builds B slices with 16 x 16 transpose kernels where B's pixels are contiguous.
+ * builds B slices with the transpose kernels where B's pixels are contiguous.
  * FLOAT fast paths come first: evenly spaced channels-last columns (fully connected
  * layers, NHWC) by the ldb kernel (conv_cpu_direct_1x1_ldb.c), and NCHW images of 512+
  * pixels with a small filter by dot products along the pixels
@@ -28,7 +28,7 @@
  * also one K block of packed A and B ((K + C) / groups * 256 elements per group); the dot
  * path its lane sums (64 bytes per filter element); the ldb path none. */
 #include "core/registry.h"
-#include "cpu/ukernels/transpose/transpose_ukernels.h"
+#include "cpu/ukernels/transpose/transpose.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
 
@@ -206,23 +206,19 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
         int64_t c0, kc;
         bwdf_block(pl, kb, &c0, &kc);
         if (kc > 0) bwdf_offsets(pl, c0, kc, ao, bo);
-        /* B's pixels contiguous (FLOAT, AVX-512): SIMD transposes instead of the gather */
+        /* B's pixels contiguous (FLOAT): the transpose kernel instead of the gather */
         int64_t bstep = 0;
-        const pdnn_x32_transpose_ukernel_fn tr =
-            g->es == sizeof(float) && pdnn_cpu_isa() >= PDNN_ISA_AVX512 && kc > 0 &&
-                    pdnn_conv_pe_uniform(bo, kc, &bstep) && bstep == 1
-                ? pdnn_x32_transpose_ukernel_16x16__avx512
+        const pdnn_f32_transpose_fn tr =
+            g->es == sizeof(float) && kc > 0 && pdnn_conv_pe_uniform(bo, kc, &bstep) && bstep == 1
+                ? pdnn_f32_transpose_select()
                 : NULL;
         const double beff = kb == 0 ? pl->beta0 : 1.0;
         for (int64_t q = q0; q < q1; q++) {
             const int64_t nn = min64(nr, pl->nb - q * nr);
-            if (kc > 0 && tr) { /* B slice by 16 x 16 transposes of channel rows */
-                const float *src = (const float *)bg + bo[0] + q * nr * pl->b_cs;
+            if (kc > 0 && tr) { /* B slice: a transpose of nn channel rows of kc pixels */
                 float *dst = (float *)bbuf;
-                for (int64_t j0 = 0; j0 < nn; j0 += 16)
-                    for (int64_t r0 = 0; r0 < kc; r0 += 16)
-                        tr((size_t)min64(16, nn - j0), (size_t)min64(16, kc - r0),
-                           src + j0 * pl->b_cs + r0, pl->b_cs, dst + r0 * nr + j0, nr);
+                tr((size_t)nn, (size_t)kc, (const float *)bg + bo[0] + q * nr * pl->b_cs, pl->b_cs,
+                   dst, nr);
                 if (nn < nr)
                     for (int64_t pr = 0; pr < kc; pr++)
                         for (int64_t j = nn; j < nr; j++) dst[pr * nr + j] = 0;
