@@ -316,6 +316,39 @@ static void test_dw_blocks(void)
     tu_conv_check_family(&fam_dw, &s, true);
 }
 
+/* Channel blocks on planes in bands of rows (planes whose buffers exceed the band budget,
+ * 32 KiB: every band but the last of the same height, the halo rows moved from one band to
+ * the next, padding rows zeroed at the top and bottom bands only): strides 1-4 (a stride
+ * wider than the kernel skips rows), dilation, wide and asymmetric padding, odd heights
+ * (a partial last band, backward data's phases), partial channel blocks, gapped, flip,
+ * KRSC; 1-d rows too long for one band; a row too long for the buffer (plane path). */
+static void test_dw_bands(void)
+{
+    static const int cfg[][7] = {/* h, w, r, stride, pad, dil, channels */
+                                 {24, 20, 3, 1, 1, 1, 16}, {41, 23, 3, 2, 1, 1, 19},
+                                 {30, 30, 3, 2, 0, 1, 16}, {37, 33, 5, 3, 2, 1, 17},
+                                 {45, 26, 3, 4, 1, 1, 16}, {32, 26, 3, 1, 2, 2, 35},
+                                 {56, 18, 3, 1, 1, 1, 33}, {29, 40, 2, 2, 0, 1, 16},
+                                 {23, 47, 7, 1, 3, 1, 18}, {50, 21, 3, 3, 4, 1, 16}};
+    tu_conv_shape s;
+    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+        const int *c = cfg[i];
+        s = shape_dw(PDNN_DATA_FLOAT, 1 + i % 2, c[6], 1, c[0], c[1], c[2], c[3], c[4], c[5],
+                     i % 4 == 3 ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED);
+        s.flip = i % 3 == 1;
+        s.krsc = i % 5 == 4;
+        if (i == 3) { /* asymmetric padding */
+            s.pe[0] = 0;
+            tu_conv_finish_shape(&s);
+        }
+        tu_conv_check_family(&fam_dw, &s, i % 2 == 0);
+    }
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 16, 1, 1, 700, 3, 1, 1, 1);
+    tu_conv_check_family(&fam_dw, &s, true);
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 17, 1, 1, 1300, 3, 2, 1, 1);
+    tu_conv_check_family(&fam_dw, &s, false);
+}
+
 static void test_dw_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 1, 5, 5, 3, 3, 1, 1, 1);
@@ -448,6 +481,7 @@ int main(void)
     test_1x1_refusals();
     test_dw_refusals();
     test_dw_blocks();
+    test_dw_bands();
     for (int ti = 0; ti < 2; ti++) {
         const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         test_1x1_edges(t);
