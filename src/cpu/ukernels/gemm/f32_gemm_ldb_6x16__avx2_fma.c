@@ -1,26 +1,11 @@
 /* f32 ldb GEMM micro-kernel, 6 x 16 tile, AVX2 + FMA3: the arithmetic and register use
  * of pdnn_f32_gemm_ukernel_6x16__avx2_fma with B rows read in place (vmaskmov for the
  * last vector). Contract in gemm_ldb_ukernels.h. */
-#include <immintrin.h>
-
 #include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
 
 #define UK_FN pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma
 #define UK_T float
 #define UK_MR 6
 #define UK_NV 2
-#define UK_W 8
-#define V __m256
-#define VZERO() _mm256_setzero_ps()
-#define VSET1(x) _mm256_set1_ps(x)
-#define VLOADU(p) _mm256_loadu_ps(p)
-#define VSTOREU(p, v) _mm256_storeu_ps(p, v)
-#define VFMA(a, b, acc) _mm256_fmadd_ps(a, b, acc)
-#define VMUL(a, b) _mm256_mul_ps(a, b)
-#define VADD(a, b) _mm256_add_ps(a, b)
-#define VMASK __m256i
-#define VMASK_FIRST(n) \
-    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
-#define VMLOADZ(m, p) _mm256_maskload_ps(p, m)
-#define VMSTORE(p, m, v) _mm256_maskstore_ps(p, m, v)
+#include "cpu/ukernels/gemm/vec_f32_avx2.h"
 #include "cpu/ukernels/gemm/gemm_ldb_ukernel_tmpl.h"

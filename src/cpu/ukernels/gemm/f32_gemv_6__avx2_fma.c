@@ -1,8 +1,7 @@
 /* f32 GEMV micro-kernel, 6 rows, AVX2 + FMA3: 12 ymm accumulators (two per row), lanes
  * reduced in a fixed tree. Contract in gemv_ukernels.h. */
-#include <immintrin.h>
-
 #include "cpu/ukernels/gemm/gemv_ukernels.h"
+#include "cpu/ukernels/gemm/vec_f32_avx2.h"
 
 static inline float hsum256(__m256 v)
 {
@@ -15,15 +14,5 @@ static inline float hsum256(__m256 v)
 #define UK_FN pdnn_f32_gemv_ukernel_6__avx2_fma
 #define UK_T float
 #define UK_MR 6
-#define UK_W 8
-#define V __m256
-#define VZERO() _mm256_setzero_ps()
-#define VLOADU(p) _mm256_loadu_ps(p)
-#define VFMA(a, b, acc) _mm256_fmadd_ps(a, b, acc)
-#define VADD(a, b) _mm256_add_ps(a, b)
-#define VMASK __m256i
-#define VMASK_FIRST(n) \
-    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
-#define VMLOADZ(m, p) _mm256_maskload_ps(p, m)
 #define VHSUM(v) hsum256(v)
 #include "cpu/ukernels/gemm/gemv_ukernel_tmpl.h"
