@@ -1,7 +1,5 @@
-/* The vector operations of the f32 AVX2 + FMA3 GEMM micro-kernels (the names the kernel
- * templates use: gemm_ukernel_tmpl.h, gemm_ldb_ukernel_tmpl.h, gemv_ukernel_tmpl.h), for
- * the files of that
- * type and ISA. */
+/* The vector operations of the f32 AVX2 + FMA3 micro-kernels, under the names the kernel
+ * templates use (gemm_ukernel_tmpl.h, gemm_ldb_ukernel_tmpl.h, gemv_ukernel_tmpl.h). */
 #ifndef PDNN_UKERNELS_GEMM_VEC_F32_AVX2_H
 #define PDNN_UKERNELS_GEMM_VEC_F32_AVX2_H
 
