@@ -21,11 +21,26 @@ size_t pdnn_impl_workspace(const pdnn_impl *impl, const void *prob)
 pdnnStatus_t pdnn_dispatch(const pdnn_impl *const *list, int algo, const void *prob,
                            size_t ws_bytes, const char *func, const pdnn_impl **out)
 {
+    int verbose = pdnn_verbose("dispatch");
+    pdnn_isa isa = pdnn_cpu_isa();
+    if (!verbose) {
+        /* the common case first, without composing any message: the first entry that
+         * supports the problem within the workspace */
+        for (const pdnn_impl *const *p = list; *p; p++) {
+            const pdnn_impl *e = *p;
+            const char *why = NULL;
+            if ((algo >= 0 && e->algo != algo) || e->min_isa > isa || !e->supports(prob, &why))
+                continue;
+            if (ws_bytes == SIZE_MAX || pdnn_impl_workspace(e, prob) <= ws_bytes) {
+                *out = e;
+                return PDNN_STATUS_SUCCESS;
+            }
+        }
+    }
+    /* logging, or no entry serves: the same walk again, with every entry's reason */
     char reasons[768];
     size_t off = 0;
     reasons[0] = '\0';
-    int verbose = pdnn_verbose("dispatch");
-    pdnn_isa isa = pdnn_cpu_isa();
     const pdnn_impl *short_ws = NULL;
     size_t need = 0;
 
