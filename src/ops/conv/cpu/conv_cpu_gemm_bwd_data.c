@@ -18,9 +18,10 @@
  * The gather (rather than a scatter-add) writes each dx element once, so threads split
  * dx rows freely and results do not depend on the thread count.
  *
- * Workspace (forward form): that of the forward core (the largest phase's). Otherwise: tap and pixel tables,
- * the packed transposed filter (~ K * T elements) and per chunk the packed dY columns
- * and the col matrix (<= ~4 MiB unless one image's T x P col matrix is larger). */
+ * Workspace (forward form): that of the forward core (the largest phase's). Otherwise:
+ * tap and pixel tables, the packed transposed filter (~ K * T elements) and per chunk the
+ * packed dY columns and the col matrix (<= ~4 MiB unless one image's T x P col matrix is
+ * larger). */
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
 
@@ -155,7 +156,8 @@ static void phase_of(const pdnn_conv_problem *p, const int64_t *rho, bwdd_phase 
     }
 }
 
-/* Calls f(phase) for every stride phase, in order. */
+/* Runs body with ph set to each stride phase of p in turn (body must not continue or
+ * break: it runs inside the walk). */
 #define FOR_PHASES(p, ph, body)                                                            \
     do {                                                                                   \
         int64_t rho_[PDNN_CONV_SP_MAX] = {0};                                              \
@@ -323,16 +325,18 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
         bwdd_phase ph;
         pdnnStatus_t st = PDNN_STATUS_SUCCESS;
         FOR_PHASES(p, ph, {
-            if (ph.none || st != PDNN_STATUS_SUCCESS) {
-            } else if (ph.notap) {
-                scale_phase(&g, &ph.q, (char *)arg->dst + ph.xoff * (int64_t)g.es, arg->beta);
-            } else {
-                pdnn_conv_problem f;
-                fwd_form(&ph.q, &f);
-                pdnn_conv_args a = *arg;
-                a.wei = (const char *)arg->wei + ph.woff * (int64_t)g.es;
-                a.dst = (char *)arg->dst + ph.xoff * (int64_t)g.es;
-                st = pdnn_conv_gemm_fwd_run(&f, &ph.q, &a, ctx);
+            if (!ph.none && st == PDNN_STATUS_SUCCESS) {
+                char *dx = (char *)arg->dst + ph.xoff * (int64_t)g.es;
+                if (ph.notap) {
+                    scale_phase(&g, &ph.q, dx, arg->beta);
+                } else {
+                    pdnn_conv_problem f;
+                    fwd_form(&ph.q, &f);
+                    pdnn_conv_args a = *arg;
+                    a.wei = (const char *)arg->wei + ph.woff * (int64_t)g.es;
+                    a.dst = dx;
+                    st = pdnn_conv_gemm_fwd_run(&f, &ph.q, &a, ctx);
+                }
             }
         });
         return st;
