@@ -10,14 +10,16 @@
  * a GEMM whose A rows are read in place from the padded copy: a micro-kernel tile takes
  * mr consecutive taps of the filter's order, each row at its tap's offset (the
  * micro-kernels' _ao entry), unit step along q; with Kg at most half the tile's width a
- * narrower tile (12 x 32 at AVX-512 f32) keeps the columns full. dYext^T is packed into B panels per image. The images
+ * narrower tile (12 x 32 at AVX-512 f32) keeps the columns full. dYext^T is packed into
+ * B panels per image (NCHW rows through the transpose kernel). The images
  * are summed in 4 fixed slots (image n in slot n % 4, a dW^T each, in the workspace);
  * threads split (slot, tile) pairs; each slot's tile sums its images in order and every
  * image's lanes in fixed PDNN_GEMM_KC blocks, and the slots are added in order at the
  * end, so results do not depend on the thread count: dW = alpha * (sum of the
  * slots)^T + beta * dW.
  *
- * Fewer output pixels per image (fully connected layers as 1x1 maps), by im2col + GEMM:
+ * Fewer output pixels per image (7x7 maps; fully connected layers as 1x1 maps), by
+ * im2col + GEMM:
  * per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
  * (conv_cpu_gemm.h). The reduction over the batch and the pixels is one GEMM K
  * dimension, the columns (n, p) in increasing order, cut into PDNN_GEMM_KC blocks at
@@ -26,7 +28,8 @@
  * products to dW (the first block blends with beta; dW unread when beta == 0). So the
  * sum runs in one fixed order whatever the thread count.
  *
- * Workspace: in place: one chunk of padded images and their packed dY^T (~512 KiB), and
+ * Workspace: in place: the tap offsets, one chunk of padded images and their packed dY^T
+ * (~512 KiB), and
  * 4 dW^T (4 * K * C/g * prod(kern) elements). Otherwise: the tap table and one K block of
  * packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256 elements). */
 #include <string.h>
