@@ -19,8 +19,7 @@
  * slots)^T + beta * dW.
  *
  * Fewer output pixels per image (7x7 maps; fully connected layers as 1x1 maps), by
- * im2col + GEMM:
- * per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
+ * im2col + GEMM: per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
  * (conv_cpu_gemm.h). The reduction over the batch and the pixels is one GEMM K
  * dimension, the columns (n, p) in increasing order, cut into PDNN_GEMM_KC blocks at
  * fixed places: for each block every group's dY rows and im2col^T columns are packed
@@ -29,9 +28,9 @@
  * sum runs in one fixed order whatever the thread count.
  *
  * Workspace: in place: the tap offsets, one chunk of padded images and their packed dY^T
- * (~512 KiB), and
- * 4 dW^T (4 * K * C/g * prod(kern) elements). Otherwise: the tap table and one K block of
- * packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256 elements). */
+ * (~512 KiB), and 4 dW^T (4 * K * C/g * prod(kern) elements). Otherwise: the tap table
+ * and one K block of packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256
+ * elements). */
 #include <string.h>
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
