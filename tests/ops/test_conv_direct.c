@@ -349,6 +349,35 @@ static void test_dw_bands(void)
     tu_conv_check_family(&fam_dw, &s, false);
 }
 
+/* Stride-1 forward and backward data on flat planes (rows padded to a multiple of 16
+ * lanes, 7/8 of them outputs at least; the AVX-512 3x3 kernel: blocks of 8 rows, 16-column
+ * pieces with masked ends; other taps: the generic flat sums): widths 14, 16, 30, 46
+ * with pads 0-2 (asymmetric too), heights that leave partial row blocks, dilation 2,
+ * 5x5, 1x3, flip, KRSC, gapped rows, partial channel blocks; backward data padding
+ * wider than the kernel extent (refused: channel blocks). */
+static void test_dw_flat(void)
+{
+    static const int cfg[][8] = {/* h, w, r1, r2, pad, dil, channels, pad end */
+                                 {14, 14, 3, 3, 1, 1, 16, 1}, {13, 16, 3, 3, 0, 1, 3, 0},
+                                 {9, 30, 3, 3, 1, 1, 17, 1},  {17, 46, 3, 3, 1, 1, 5, 0},
+                                 {11, 14, 3, 3, 2, 1, 4, 2},  {10, 28, 3, 3, 2, 2, 6, 2},
+                                 {12, 14, 5, 5, 2, 1, 3, 2},  {6, 30, 1, 3, 0, 1, 2, 1},
+                                 {1, 62, 3, 3, 1, 1, 3, 1},   {25, 14, 3, 3, 1, 1, 2, 1},
+                                 {8, 15, 3, 3, 1, 1, 3, 2},   {7, 13, 3, 3, 3, 1, 2, 3}};
+    tu_conv_shape s;
+    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+        const int *c = cfg[i];
+        s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1 + i % 2, c[6], 1, 1, c[0], c[1], c[2], c[3], 1,
+                            c[4], c[5]);
+        s.xkind = s.ykind = i % 4 == 3 ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
+        s.pe[1] = c[7];
+        s.flip = i % 3 == 1;
+        s.krsc = i % 5 == 4;
+        tu_conv_finish_shape(&s);
+        tu_conv_check_family(&fam_dw, &s, i != 2);
+    }
+}
+
 static void test_dw_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 1, 5, 5, 3, 3, 1, 1, 1);
@@ -482,6 +511,7 @@ int main(void)
     test_dw_refusals();
     test_dw_blocks();
     test_dw_bands();
+    test_dw_flat();
     for (int ti = 0; ti < 2; ti++) {
         const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         test_1x1_edges(t);

@@ -1,4 +1,4 @@
-/* Plain-C bodies of the channel-blocked pack and unpack (dwcb_ukernels.h), included by
+/* Plain-C bodies of the channel-blocked pack, unpack and flat plane (dwcb_ukernels.h), included by
  * f32_dwcb__scalar.c and f32_dwcb__avx2.c with DWCB_NAME(op) naming their functions:
  * element copies the compiler vectorizes at the file's ISA. */
 
@@ -32,4 +32,43 @@ void DWCB_NAME(unpack)(size_t nc, size_t n1, size_t n2, const float *src, ptrdif
             else
                 for (size_t p = 0; p < n2; p++) d[p] = alpha * s[p * L];
         }
+}
+
+void DWCB_NAME(flat)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, float *xp, size_t ph,
+                     size_t pw, size_t p1, size_t p2, size_t ntap, const ptrdiff_t *toff,
+                     const float *w, float *yf, size_t m1, size_t m2, float *y, ptrdiff_t ys1,
+                     float alpha, float beta)
+{
+    enum { L = PDNN_DWCB_LANES };
+    const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
+    const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
+    for (size_t i = 0; i < r1; i++) {
+        float *restrict d = xp + (i + p1) * pw + p2;
+        const float *restrict s = x + (ptrdiff_t)i * xs1;
+        for (size_t j = 0; j < c1; j++) d[j] = s[j];
+    }
+    const size_t nf = m1 ? (m1 - 1) * pw + m2 : 0;
+    for (size_t f = 0; f < nf; f += L) {
+        float a[L] = {0};
+        for (size_t t = 0; t < ntap; t++) {
+            const float *restrict xt = xp + f + toff[t];
+            const float wt = w[t];
+            for (int c = 0; c < L; c++) {
+                const float m = wt * xt[c];
+                a[c] = a[c] + m;
+            }
+        }
+        for (int c = 0; c < L; c++) yf[f + (size_t)c] = a[c];
+    }
+    for (size_t o1 = 0; o1 < m1; o1++) {
+        float *restrict d = y + (ptrdiff_t)o1 * ys1;
+        const float *restrict s = yf + o1 * pw;
+        if (beta != 0)
+            for (size_t p = 0; p < m2; p++) {
+                const float v = alpha * s[p], u = beta * d[p];
+                d[p] = v + u;
+            }
+        else
+            for (size_t p = 0; p < m2; p++) d[p] = alpha * s[p];
+    }
 }

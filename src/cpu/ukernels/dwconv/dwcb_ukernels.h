@@ -1,7 +1,8 @@
 /* Channel-blocked depthwise micro-kernels (internal), f32: blocks of PDNN_DWCB_LANES
  * channels stored channels-minor (pixel p of the block at p * 16, lane c = channel
  * c), so that every tap of every pixel is one 16-lane multiply-add with that tap's 16
- * weights. Used by src/ops/conv/cpu/conv_cpu_direct_dw_cb.c for small NCHW planes.
+ * weights. Used by src/ops/conv/cpu/conv_cpu_direct_dw_cb.c for NCHW planes; its
+ * stride-1 planes take the flat kernel (one channel, 16 positions a vector) instead.
  * One ISA a file (f32_dwcb__<isa>.c), chosen at run time.
  *
  * Sums: each output lane is one chain in the order written (taps t increasing for
@@ -36,7 +37,17 @@
      * p < n2, c < nc */                                                                    \
     void pdnn_f32_dwcb_unpack__##isa(size_t nc, size_t n1, size_t n2, const float *src,      \
                                      ptrdiff_t ss1, float *dst, ptrdiff_t ds1, ptrdiff_t ldd, \
-                                     float alpha, float beta);
+                                     float alpha, float beta);                            \
+    /* One plane flat (stride 1): x's n1 x n2 plane (rows at xs1) copied into xp (rows of  \
+     * pw, zero outside the copy, written at row p1, column p2, clipped to ph x pw);       \
+     * yf[f] = sum_{t < ntap} w[t] xp[f + toff[t]] for f < (m1 - 1) pw + m2 (taps t         \
+     * increasing), y[o1 ys1 + o2] = alpha yf[o1 pw + o2] (+ beta y, as unpack) for         \
+     * o1 < m1, o2 < m2 <= pw. xp holds ph pw + 16 floats, yf m1 pw + 16. */                \
+    void pdnn_f32_dwcb_flat__##isa(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,      \
+                                   float *xp, size_t ph, size_t pw, size_t p1, size_t p2,    \
+                                   size_t ntap, const ptrdiff_t *toff, const float *w,       \
+                                   float *yf, size_t m1, size_t m2, float *y, ptrdiff_t ys1, \
+                                   float alpha, float beta);
 
 PDNN_DWCB_DECLARE(scalar)
 PDNN_DWCB_DECLARE(avx2)
@@ -51,6 +62,9 @@ typedef struct {
                  ptrdiff_t);
     void (*unpack)(size_t, size_t, size_t, const float *, ptrdiff_t, float *, ptrdiff_t,
                    ptrdiff_t, float, float);
+    void (*flat)(size_t, size_t, const float *, ptrdiff_t, float *, size_t, size_t, size_t,
+                 size_t, size_t, const ptrdiff_t *, const float *, float *, size_t, size_t,
+                 float *, ptrdiff_t, float, float);
 } pdnn_f32_dwcb_ukernels;
 
 /* The kernels for pdnn_cpu_isa(). */

@@ -2,8 +2,12 @@
  * of 16 channels. conv: blocks of up to 8 outputs of a row in registers, one fused
  * multiply-add per tap and output; bwdf: up to 12 taps' accumulators in registers over
  * the pixels; pack / unpack: 4 pixels at a time, 128-bit row pieces placed in the four
- * lanes of 4 vectors and transposed within the lanes (8 shuffles per 4 pixels). */
+ * lanes of 4 vectors and transposed within the lanes (8 shuffles per 4 pixels); flat:
+ * 3x3 taps on rows of a multiple of 16 floats by aligned loads and permutes shared by
+ * the 3 output rows that read a buffer row, other taps by unaligned loads. */
 #include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "cpu/ukernels/dwconv/dwcb_ukernels.h"
 
@@ -268,6 +272,130 @@ void pdnn_f32_dwcb_unpack__avx512(size_t nc, size_t n1, size_t n2, const float *
             LANE(2, _mm512_extractf32x4_ps(v[r], 2))
             LANE(3, _mm512_extractf32x4_ps(v[r], 3))
 #undef LANE
+        }
+    }
+}
+
+/* B vectors of the flat sums at f (B <= 8). */
+AI void flat_blk(const int B, size_t ntap, const ptrdiff_t *toff, const float *w,
+                 const float *xp, float *yf)
+{
+    __m512 a[8];
+#pragma GCC unroll 8
+    for (int b = 0; b < B; b++) a[b] = _mm512_setzero_ps();
+    for (size_t t = 0; t < ntap; t++) {
+        const __m512 wv = _mm512_set1_ps(w[t]);
+        const float *xt = xp + toff[t];
+#pragma GCC unroll 8
+        for (int b = 0; b < B; b++) a[b] = _mm512_fmadd_ps(wv, _mm512_loadu_ps(xt + b * L), a[b]);
+    }
+#pragma GCC unroll 8
+    for (int b = 0; b < B; b++) _mm512_storeu_ps(yf + b * L, a[b]);
+}
+
+static inline __mmask16 mask16(size_t m) { return m >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << m) - 1u); }
+
+/* 3 x 3 taps, unit dilation, rows of pw (a multiple of 16) floats: B output rows of one
+ * 16-column piece (at xc in the buffer, yc in y); each buffer row's 3 shifted vectors
+ * (two aligned loads, two two-source permutes) serve the up to 3 outputs that read it,
+ * added in tap order (rows r1 increasing, then r2). */
+AI void r33_blk(const int B, const __m512 *w9, __m512i i1, __m512i i2, const float *xc,
+                size_t pw, float *yc, ptrdiff_t ys1, __mmask16 km, __m512 va, __m512 vb,
+                float beta)
+{
+    __m512 a[8];
+#pragma GCC unroll 8
+    for (int b = 0; b < B; b++) a[b] = _mm512_setzero_ps();
+#pragma GCC unroll 10
+    for (int k = 0; k < B + 2; k++) {
+        const float *r = xc + (size_t)k * pw;
+        const __m512 v0 = _mm512_load_ps(r), vn = _mm512_load_ps(r + L);
+        const __m512 v1 = _mm512_permutex2var_ps(v0, i1, vn);
+        const __m512 v2 = _mm512_permutex2var_ps(v0, i2, vn);
+#pragma GCC unroll 3
+        for (int r1 = 2; r1 >= 0; r1--) { /* output k - r1: its taps in row order */
+            const int o = k - r1;
+            if (o < 0 || o >= B) continue;
+            a[o] = _mm512_fmadd_ps(w9[3 * r1], v0, a[o]);
+            a[o] = _mm512_fmadd_ps(w9[3 * r1 + 1], v1, a[o]);
+            a[o] = _mm512_fmadd_ps(w9[3 * r1 + 2], v2, a[o]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int b = 0; b < B; b++) {
+        float *d = yc + (ptrdiff_t)b * ys1;
+        __m512 e = _mm512_mul_ps(va, a[b]);
+        if (beta != 0) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(km, d)));
+        _mm512_mask_storeu_ps(d, km, e);
+    }
+}
+
+static bool is_r33(size_t ntap, const ptrdiff_t *toff, size_t pw)
+{
+    if (ntap != 9 || pw % L) return false;
+    for (size_t t = 0; t < 9; t++)
+        if (toff[t] != (ptrdiff_t)((t / 3) * pw + t % 3)) return false;
+    return true;
+}
+
+void pdnn_f32_dwcb_flat__avx512(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, float *xp,
+                                size_t ph, size_t pw, size_t p1, size_t p2, size_t ntap,
+                                const ptrdiff_t *toff, const float *w, float *yf, size_t m1,
+                                size_t m2, float *y, ptrdiff_t ys1, float alpha, float beta)
+{
+    const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
+    const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
+    for (size_t i = 0; i < r1; i++) {
+        float *d = xp + (i + p1) * pw + p2;
+        const float *s = x + (ptrdiff_t)i * xs1;
+        for (size_t j = 0; j < c1; j += L) {
+            const __mmask16 k = mask16(c1 - j);
+            _mm512_mask_storeu_ps(d + j, k, _mm512_maskz_loadu_ps(k, s + j));
+        }
+    }
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    if (is_r33(ntap, toff, pw) && ((uintptr_t)xp & 63) == 0) {
+        __m512 w9[9];
+        for (int t = 0; t < 9; t++) w9[t] = _mm512_set1_ps(w[t]);
+        const __m512i i1 = _mm512_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        const __m512i i2 = _mm512_add_epi32(i1, _mm512_set1_epi32(1));
+        for (size_t a = 0; a < m1; a += 8) {
+            const size_t nb = m1 - a < 8 ? m1 - a : 8;
+            for (size_t c = 0; c < m2; c += L) {
+                const __mmask16 km = mask16(m2 - c);
+                const float *xc = xp + a * pw + c;
+                float *yc = y + (ptrdiff_t)a * ys1 + (ptrdiff_t)c;
+                switch (nb) {
+#define R(k) case k: r33_blk(k, w9, i1, i2, xc, pw, yc, ys1, km, va, vb, beta); break;
+                R(8) R(7) R(6) R(5) R(4) R(3) R(2) R(1)
+#undef R
+                default: break;
+                }
+            }
+        }
+        return;
+    }
+    const size_t nf = m1 ? (m1 - 1) * pw + m2 : 0, nv = (nf + L - 1) / L;
+    size_t v = 0;
+    for (; v + 8 <= nv; v += 8) flat_blk(8, ntap, toff, w, xp + v * L, yf + v * L);
+    switch (nv - v) {
+    case 7: flat_blk(7, ntap, toff, w, xp + v * L, yf + v * L); break;
+    case 6: flat_blk(6, ntap, toff, w, xp + v * L, yf + v * L); break;
+    case 5: flat_blk(5, ntap, toff, w, xp + v * L, yf + v * L); break;
+    case 4: flat_blk(4, ntap, toff, w, xp + v * L, yf + v * L); break;
+    case 3: flat_blk(3, ntap, toff, w, xp + v * L, yf + v * L); break;
+    case 2: flat_blk(2, ntap, toff, w, xp + v * L, yf + v * L); break;
+    case 1: flat_blk(1, ntap, toff, w, xp + v * L, yf + v * L); break;
+    default: break;
+    }
+    for (size_t o1 = 0; o1 < m1; o1++) {
+        float *d = y + (ptrdiff_t)o1 * ys1;
+        const float *s = yf + o1 * pw;
+        for (size_t p = 0; p < m2; p += L) {
+            const __mmask16 k = mask16(m2 - p);
+            __m512 e = _mm512_mul_ps(va, _mm512_maskz_loadu_ps(k, s + p));
+            if (beta != 0) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(k, d + p)));
+            _mm512_mask_storeu_ps(d + p, k, e);
         }
     }
 }

@@ -20,7 +20,9 @@
  * band also read, are moved from that band's end, then its new rows packed; rows above
  * or below the source are zeroed per band. The buffer's column padding is zeroed once
  * per thread: every band writes the same columns. Sums keep their order (bands split
- * outputs; backward filter adds the bands' pixels in row order). */
+ * outputs; backward filter adds the bands' pixels in row order).
+ * Stride-1 forward and backward data on planes whose rows fill 16-lane vectors well
+ * (widths 14, 28, 56: MobileNet-v2) skip the transposes: cb_flat, one plane at a time. */
 #include <stdint.h>
 #include <string.h>
 
@@ -34,6 +36,9 @@
  * bands of rows that stay in L1 (MobileNet-v2 56x56 and 112x112 mb32: 1.2-1.7x faster
  * than whole planes in L2 or plane at a time). */
 #define CB_BAND_BYTES ((size_t)32 << 10)
+/* The flat path's padded plane at most (L1: larger planes run faster in channel blocks,
+ * whose bands stay there). */
+#define CB_FLAT_FLOATS ((int64_t)(32 << 10) / (int64_t)sizeof(float))
 #define CB_TAPS 64                    /* filter taps at most */
 #define CB_SMAX 8                     /* strides at most (backward data phases) */
 #define CB_FLOATS ((int64_t)(CB_BYTES / sizeof(float)))
@@ -182,6 +187,57 @@ static void cb_prefetch(const float *p, int64_t nc, int64_t rows, int64_t cols, 
         }
 }
 
+/* Stride 1, forward (bwd false: src x, dst y) or backward data (src dy, dst dx), one plane
+ * at a time, flat: the source plane copied into a zero-padded buffer of rows of pw
+ * floats (m2 + e2 rounded up to 16; m2: destination columns), every destination pixel
+ * (o1, o2) the sum over the taps, in (r1, r2) order, of w * buffer[o1 pw + o2 + tap
+ * offset] (the micro-kernel's flat sums; the positions past each row's m2 are dropped):
+ * no channel transposes, one 16-lane multiply-add per tap and 16 positions. Backward
+ * data reads dy padded by e - pad with the taps reversed. Threads split the (image,
+ * channel) planes. False, touching nothing, when the problem is outside that set, the
+ * padded plane exceeds CB_FLAT_FLOATS or the rows waste more than 1/8 of the lanes. */
+static bool cb_flat(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool bwd,
+                    const float *src, const float *w, float *dst, float alpha, float beta,
+                    int nthreads)
+{
+    if (G->str[1] != 1 || G->str[2] != 1) return false;
+    const int64_t kh = G->kern[1], kw = G->kern[2];
+    const int64_t e1 = (kh - 1) * G->dil[1], e2 = (kw - 1) * G->dil[2];
+    const int64_t n1 = bwd ? G->out[1] : G->in[1], n2 = bwd ? G->out[2] : G->in[2];
+    const int64_t m1 = bwd ? G->in[1] : G->out[1], m2 = bwd ? G->in[2] : G->out[2];
+    const int64_t p1 = bwd ? e1 - G->pad[1] : G->pad[1], p2 = bwd ? e2 - G->pad[2] : G->pad[2];
+    const int64_t ph = m1 + e1, pw = (m2 + e2 + L - 1) / L * L, nxp = ph * pw + L;
+    if (p1 < 0 || p2 < 0 || 8 * m2 < 7 * pw || nxp > CB_FLAT_FLOATS) return false;
+    const int64_t *ss = bwd ? G->ys : G->xs, *ds = bwd ? G->xs : G->ys;
+    const int64_t T = kh * kw, C = p->g, units = p->n * C;
+    ptrdiff_t toff[CB_TAPS];
+    int64_t wo[CB_TAPS];
+    for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+        for (int64_t r2 = 0; r2 < kw; r2++, t++) {
+            toff[t] = (ptrdiff_t)(r1 * G->dil[1] * pw + r2 * G->dil[2]);
+            wo[t] = bwd ? cb_woff(p, G, 0, kh - 1 - r1, kw - 1 - r2) : cb_woff(p, G, 0, r1, r2);
+        }
+    const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
+    const int nt = cb_threads(nthreads, units, (double)units * m1 * m2 * T);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        _Alignas(64) float buf[CB_FLOATS];
+        for (int64_t j = 0; j < nxp; j++) buf[j] = 0;
+        float wt[CB_TAPS];
+        int64_t u0, u1;
+        pdnn_par_share(units, &u0, &u1);
+        for (int64_t u = u0; u < u1; u++) {
+            const int64_t n = u / C, c = u % C;
+            for (int64_t t = 0; t < T; t++) wt[t] = w[c * G->ws[0] + wo[t]];
+            uk->flat((size_t)n1, (size_t)n2, src + n * ss[0] + c * ss[1], (ptrdiff_t)ss[3], buf,
+                     (size_t)ph, (size_t)pw, (size_t)p1, (size_t)p2, (size_t)T, toff, wt,
+                     buf + nxp, (size_t)m1, (size_t)m2, dst + n * ds[0] + c * ds[1],
+                     (ptrdiff_t)ds[3], alpha, beta);
+        }
+    }
+    return true;
+}
+
 #define CB_BUFFER(name, zero)                                                              \
     _Alignas(64) float name[CB_FLOATS];                                                    \
     for (int64_t j_ = 0; j_ < (zero); j_++) name[j_] = 0
@@ -192,6 +248,7 @@ bool pdnn_dwcb_fwd(const pdnn_conv_problem *p, const float *x, const float *w, f
     pdnn_conv_geom3 G;
     pdnn_conv_widen(p, &G);
     if (!cb_applies(p, &G)) return false;
+    if (cb_flat(p, &G, false, x, w, y, alpha, beta, nthreads)) return true;
     const int64_t OH = G.out[1], OW = G.out[2], kh = G.kern[1], kw = G.kern[2];
     const int64_t s1 = G.str[1], ext = (kh - 1) * G.dil[1] + 1;
     const cb_src S = {G.in[1], G.in[2], G.xs[3], G.xs[1], G.pad[1], G.pad[2],
@@ -258,6 +315,7 @@ bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     const int64_t H = G.in[1], W = G.in[2], kh = G.kern[1], kw = G.kern[2];
     const int64_t sh = G.str[1], sw = G.str[2];
     if (sh > CB_SMAX || sw > CB_SMAX) return false;
+    if (cb_flat(p, &G, true, dy, w, dx, alpha, beta, nthreads)) return true;
     /* dy row offsets D = (a + pad - r dil) / s of the taps: their range pads dy */
     int64_t lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
     for (int64_t r = 0; r < kh; r++) {

@@ -1,7 +1,8 @@
 /* Depthwise convolution in channel blocks (internal part of "cpu:direct_dw",
  * conv_cpu_direct_dw.c): f32, multiplier 1, 1-d and 2-d NCHW-like planes (unit column
  * strides, not channels-last) whose rows fit a per-thread buffer (planes in bands of
- * rows; at most 64 taps). Each returns false,
+ * rows; at most 64 taps; stride-1 forward and backward data on well-filled rows one
+ * plane at a time, unblocked). Each returns false,
  * touching nothing, when the problem is outside that set (the caller then runs its
  * other paths). */
 #ifndef PDNN_CONV_CPU_DIRECT_DW_CB_H
