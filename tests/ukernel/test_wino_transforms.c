@@ -9,6 +9,13 @@
  *    ulps of the sum of its terms' magnitudes, and the lanes and gaps outside untouched;
  *  - deint (the window dealer, a copy): every lane count 0..40 (the masked 16-lane blocks
  *    of AVX-512 and their edges), window steps 4 and 5, exact, gaps untouched;
+ *  - deintz (deint of a row cut by the padding): lane counts 0..70 (AVX-512 blocks, the
+ *    plain versions' 64-lane chunks), zero columns on the left, the right, both, every
+ *    column and none: exact, s holding exactly the hi - lo elements read, gaps untouched;
+ *  - inter (the output dealer): every column count 0..140 (the masked 64-column blocks
+ *    of AVX-512, cut last tiles), beta 0 (NaN in d must not leak) and beta != 0, row
+ *    strides ss of n/4 lanes and more: alpha * s then + beta * d rounded as two
+ *    operations (bitwise), the columns past n untouched;
  *  - the composition: out(flt(g) . in(d)) is the 2-d correlation of d and g, and
  *    fltinv(in(d) . dyt(dy)) is the gradient sum_ij dy[i][j] d[i + r][j + s]
  *    (f64 within 1e-13 relative, f32 within 1e-5). */
@@ -31,6 +38,10 @@ typedef struct {
     pdnn_f64_wino_fn f64[NOPS];
     pdnn_f32_wino_fn f32_deint; /* the window dealer (a copy, checked apart) */
     pdnn_f64_wino_fn f64_deint;
+    pdnn_f32_wino_deintz_fn f32_deintz; /* the dealer of rows cut by the padding */
+    pdnn_f64_wino_deintz_fn f64_deintz;
+    pdnn_f32_wino_inter_fn f32_inter; /* the output dealer (alpha, beta blend) */
+    pdnn_f64_wino_inter_fn f64_inter;
 } kset;
 
 #define KSET(v, isa, id)                                                                     \
@@ -42,7 +53,9 @@ typedef struct {
      {pdnn_f64_wino##v##_in__##isa, pdnn_f64_wino##v##_flt__##isa,                           \
       pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                          \
       pdnn_f64_wino##v##_fltinv__##isa},                                                     \
-     pdnn_f32_wino##v##_deint__##isa, pdnn_f64_wino##v##_deint__##isa}
+     pdnn_f32_wino##v##_deint__##isa, pdnn_f64_wino##v##_deint__##isa,                      \
+     pdnn_f32_wino##v##_deintz__##isa, pdnn_f64_wino##v##_deintz__##isa,                    \
+     pdnn_f32_wino##v##_inter__##isa, pdnn_f64_wino##v##_inter__##isa}
 
 /* One variant: r taps, alpha = 4 + r - 1 points, its matrices (row-major, alpha <= 8,
  * r <= 5) and its kernels at each ISA. */
@@ -319,6 +332,102 @@ static void check_deint(const variant *v, const kset *k, pdnnDataType_t t, size_
     free(df);
 }
 
+/* deintz: d[e * ds + l] == (lo <= 4 l + e < hi ? s[4 l + e - lo] : 0) exactly. */
+static void check_deintz(const variant *v, const kset *k, pdnnDataType_t t, size_t n,
+                         ptrdiff_t lo, ptrdiff_t hi)
+{
+    const int a = v->a;
+    const ptrdiff_t ds = (ptrdiff_t)n + 3;
+    /* the hi - lo elements read between guards of nonzero values (a read past either
+     * end shows as a nonzero where a zero belongs) */
+    enum { G = 80 };
+    const size_t ns = (size_t)(hi - lo), nd = (size_t)a * (size_t)ds;
+    double *sall = malloc((ns + 2 * G) * sizeof(double)), *dst = malloc(nd * sizeof(double));
+    float *sfall = malloc((ns + 2 * G) * sizeof(float)), *df = malloc(nd * sizeof(float));
+    double *src = sall + G;
+    float *sf = sfall + G;
+    for (size_t i = 0; i < ns + 2 * G; i++) {
+        sall[i] = i < G || i >= ns + G ? 4242.0 : (double)(rand() % 2001 - 1000) + 0.5;
+        sfall[i] = (float)sall[i];
+    }
+    for (size_t i = 0; i < nd; i++) {
+        dst[i] = -7777.0;
+        df[i] = -7777.0f;
+    }
+    if (t == PDNN_DATA_FLOAT)
+        k->f32_deintz(n, sf, lo, hi, df, ds);
+    else
+        k->f64_deintz(n, src, lo, hi, dst, ds);
+    int bad = 0;
+    for (int e = 0; e < a; e++)
+        for (ptrdiff_t l = 0; l < ds; l++) {
+            const ptrdiff_t j = 4 * l + e;
+            const double want = (size_t)l >= n ? -7777.0 : j >= lo && j < hi ? src[j - lo] : 0.0;
+            const double got = t == PDNN_DATA_FLOAT ? (double)df[e * ds + l] : dst[e * ds + l];
+            if (got != want) bad++;
+        }
+    char what[128];
+    snprintf(what, sizeof what, "%s deintz %s n=%zu lo=%td hi=%td", k->name,
+             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, lo, hi);
+    TU_CHECK(bad == 0, what);
+    free(sall);
+    free(dst);
+    free(sfall);
+    free(df);
+}
+
+/* inter: d[k] == alpha * s[(k % 4) * ss + k / 4] (+ beta * d[k] when beta != 0) for
+ * k < n, rounded as the kernel documents (bitwise); d[k] for k >= n untouched; with
+ * beta == 0 d starts as NaN. s holds exactly the 3 * ss + ceil(n / 4) elements read. */
+static void check_inter(const kset *k, pdnnDataType_t t, size_t n, ptrdiff_t ss, double beta)
+{
+    const size_t nl = (n + 3) / 4, ns = 3 * (size_t)ss + nl + 1, nd = n + 5;
+    const double alpha = 0.75;
+    double *src = malloc(ns * sizeof(double)), *dst = malloc(nd * sizeof(double));
+    double *d0 = malloc(nd * sizeof(double));
+    float *sf = malloc(ns * sizeof(float)), *df = malloc(nd * sizeof(float));
+    for (size_t i = 0; i < ns; i++) {
+        src[i] = (double)(rand() % 2001 - 1000) / 64.0 + 1.0 / 3.0;
+        sf[i] = (float)src[i];
+        src[i] = t == PDNN_DATA_FLOAT ? (double)sf[i] : src[i];
+    }
+    for (size_t i = 0; i < nd; i++) {
+        d0[i] = i < n && beta == 0 ? NAN : (double)(rand() % 2001 - 1000) / 32.0 + 0.1;
+        df[i] = (float)d0[i];
+        d0[i] = t == PDNN_DATA_FLOAT ? (double)df[i] : d0[i];
+        dst[i] = d0[i];
+    }
+    if (t == PDNN_DATA_FLOAT)
+        k->f32_inter(n, sf, ss, df, (float)alpha, (float)beta);
+    else
+        k->f64_inter(n, src, ss, dst, alpha, beta);
+    int bad = 0;
+    for (size_t i = 0; i < nd; i++) {
+        const double sv = i < n ? src[(i % 4) * (size_t)ss + i / 4] : 0;
+        double want;
+        if (i >= n)
+            want = d0[i];
+        else if (t == PDNN_DATA_FLOAT) {
+            const float r = (float)alpha * (float)sv;
+            want = beta == 0 ? r : (double)(r + (float)beta * (float)d0[i]);
+        } else {
+            const double r = alpha * sv;
+            want = beta == 0 ? r : r + beta * d0[i];
+        }
+        const double got = t == PDNN_DATA_FLOAT ? (double)df[i] : dst[i];
+        if (!(got == want || (isnan(got) && isnan(want)))) bad++;
+    }
+    char what[128];
+    snprintf(what, sizeof what, "%s inter %s n=%zu ss=%td beta=%g", k->name,
+             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, ss, beta);
+    TU_CHECK(bad == 0, what);
+    free(src);
+    free(dst);
+    free(d0);
+    free(sf);
+    free(df);
+}
+
 int main(void)
 {
     tu_seed(5150);
@@ -339,6 +448,23 @@ int main(void)
                 for (size_t n = 0; n <= 40; n++) {
                     check_deint(v, k, t, n, 4);
                     check_deint(v, k, t, n, 5);
+                }
+                for (size_t n = 0; n <= 70; n++) {
+                    const ptrdiff_t nj = 4 * (ptrdiff_t)n + v->a - 4; /* elements dealt */
+                    const ptrdiff_t cut[][2] = {{0, nj},     {1, nj},     {2, nj - 2},
+                                                {0, nj - 1}, {3, nj - 5}, {0, 0},
+                                                {1, 4},      {nj, nj}};
+                    for (size_t ci = 0; ci < sizeof cut / sizeof cut[0]; ci++) {
+                        const ptrdiff_t lo = cut[ci][0] < 0 ? 0 : cut[ci][0];
+                        const ptrdiff_t hi = cut[ci][1] < lo ? lo : cut[ci][1];
+                        check_deintz(v, k, t, n, lo, hi);
+                    }
+                }
+                for (size_t n = 0; n <= 140; n++) {
+                    const ptrdiff_t nl = (ptrdiff_t)(n + 3) / 4;
+                    check_inter(k, t, n, nl, 0.0);
+                    check_inter(k, t, n, nl + 5, 0.0);
+                    check_inter(k, t, n, 64, -1.25);
                 }
             }
         }

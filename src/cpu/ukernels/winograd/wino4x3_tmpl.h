@@ -221,6 +221,7 @@ void UK_NAME(fltinv)(size_t n, const UK_T *restrict s, ptrdiff_t ss, UK_T *restr
 
 #define UK_ALPHA 6
 #include "cpu/ukernels/winograd/wino_deint_tmpl.h"
+#include "cpu/ukernels/winograd/wino_inter_tmpl.h"
 #undef UK_ALPHA
 
 #undef UK_R

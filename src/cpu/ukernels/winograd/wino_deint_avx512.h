@@ -7,6 +7,7 @@
  * from each pair of vectors, then the halves joined); row e + 4 is row e moved down by
  * one lane with element 4 m + e brought in at the top. */
 #include <immintrin.h>
+#include <stdint.h>
 
 static inline __mmask16 pdnn_wino_deint_mask(int64_t k)
 {
@@ -45,6 +46,55 @@ static inline void pdnn_wino_deint_f32_avx512(size_t n, const float *s, float *d
         for (int e = 0; e < 4; e++) _mm512_mask_storeu_ps(o + e * ds, km, r[e]);
         /* element 4 m + e of the block (the top lane of row e + 4): lane 4 m + e - 64 of
          * v4 when m == 16, else already in r[e] at lane m (shifted out below) */
+        for (int e = 0; e + 4 < alpha; e++) {
+            const __m512i top = _mm512_castps_si512(
+                m == 16 ? _mm512_permutexvar_ps(_mm512_set1_epi32(e), v4) : r[e]);
+            const __m512 sh = _mm512_castsi512_ps(
+                _mm512_alignr_epi32(top, _mm512_castps_si512(r[e]), 1));
+            _mm512_mask_storeu_ps(o + (e + 4) * ds, km, sh);
+        }
+    }
+}
+
+/* deintz (wino_ukernels.h), window step 4: as above with the loads masked to the
+ * elements j in [lo, hi) (zeros elsewhere; nothing outside s[0 .. hi - lo - 1] is
+ * touched: masked-off lanes of a masked load never fault). The block's base address is
+ * formed as an integer (it may lie before s). */
+static inline __mmask16 pdnn_wino_deintz_mask(int64_t j0, int64_t lo, int64_t hi)
+{
+    return (__mmask16)(pdnn_wino_deint_mask(hi - j0) & ~pdnn_wino_deint_mask(lo - j0));
+}
+
+static inline void pdnn_wino_deintz_f32_avx512(size_t n, const float *s, ptrdiff_t lo,
+                                               ptrdiff_t hi, float *d, ptrdiff_t ds, int alpha)
+{
+    const __m512i i01 = _mm512_set_epi32(29, 25, 21, 17, 13, 9, 5, 1, 28, 24, 20, 16, 12, 8, 4, 0);
+    const __m512i i23 = _mm512_set_epi32(31, 27, 23, 19, 15, 11, 7, 3, 30, 26, 22, 18, 14, 10, 6, 2);
+    const __m512i ilo = _mm512_set_epi32(23, 22, 21, 20, 19, 18, 17, 16, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i ihi = _mm512_set_epi32(31, 30, 29, 28, 27, 26, 25, 24, 15, 14, 13, 12, 11, 10, 9, 8);
+    const uintptr_t base = (uintptr_t)s - (uintptr_t)lo * sizeof(float); /* element j = 0 */
+    for (size_t l0 = 0; l0 < n; l0 += 16) {
+        const int64_t m = n - l0 < 16 ? (int64_t)(n - l0) : 16;
+        const int64_t j0 = 4 * (int64_t)l0, need = j0 + 4 * m + alpha - 4;
+        const int64_t h = hi < need ? hi : need; /* elements j0 .. h - 1 may be read */
+        const float *b = (const float *)(base + (uintptr_t)j0 * sizeof(float));
+        const __m512 v0 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0, lo, h), b);
+        const __m512 v1 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 16, lo, h), b + 16);
+        const __m512 v2 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 32, lo, h), b + 32);
+        const __m512 v3 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 48, lo, h), b + 48);
+        const __m512 v4 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 64, lo, h), b + 64);
+        const __m512 a01 = _mm512_permutex2var_ps(v0, i01, v1);
+        const __m512 a23 = _mm512_permutex2var_ps(v0, i23, v1);
+        const __m512 b01 = _mm512_permutex2var_ps(v2, i01, v3);
+        const __m512 b23 = _mm512_permutex2var_ps(v2, i23, v3);
+        __m512 r[4];
+        r[0] = _mm512_permutex2var_ps(a01, ilo, b01);
+        r[1] = _mm512_permutex2var_ps(a01, ihi, b01);
+        r[2] = _mm512_permutex2var_ps(a23, ilo, b23);
+        r[3] = _mm512_permutex2var_ps(a23, ihi, b23);
+        const __mmask16 km = pdnn_wino_deint_mask(m);
+        float *o = d + l0;
+        for (int e = 0; e < 4; e++) _mm512_mask_storeu_ps(o + e * ds, km, r[e]);
         for (int e = 0; e + 4 < alpha; e++) {
             const __m512i top = _mm512_castps_si512(
                 m == 16 ? _mm512_permutexvar_ps(_mm512_set1_epi32(e), v4) : r[e]);

@@ -15,6 +15,15 @@
  *   deint:  d[e * ds + l] = s[l * ss + e] for e < a: lane l's window of a columns in one
  *           row of x, windows ss apart (ss = 4: the input tiles of one tile row), dealt
  *           to a rows of lanes (a copy; the only kernel with that layout for s)
+ *   deintz (its own signature, pdnn_<type>_wino_deintz_fn): deint with window step 4
+ *           over a row cut by the padding: for l < n, e < a, j = 4 l + e,
+ *           d[e * ds + l] = s[j - lo] when lo <= j < hi, else 0 (0 <= lo <= hi); s points
+ *           at the first element read (only s[0 .. hi - lo - 1] are read)
+ *   inter (its own signature, pdnn_<type>_wino_inter_fn): the inverse of deint for the
+ *           output side, the 4 columns of each output tile of one tile row back into a
+ *           row of y: for k < n (columns), r = alpha * s[(k % 4) * ss + k / 4], then
+ *           d[k] = r when beta == 0 (d never read), else d[k] = r + beta * d[k]
+ *           (unit-stride d; n need not be a multiple of 4: the last tile cut)
  * Each output is one fixed expression of its inputs (no FMA contraction under -std=c11),
  * the same for every lane, so results never depend on how lanes are grouped; they may
  * differ between ISA levels (vector width only; same operations). s and d must not
@@ -29,13 +38,22 @@ typedef void (*pdnn_f32_wino_fn)(size_t n, const float *s, ptrdiff_t ss, float *
 typedef void (*pdnn_f64_wino_fn)(size_t n, const double *s, ptrdiff_t ss, double *d,
                                  ptrdiff_t ds);
 
+typedef void (*pdnn_f32_wino_deintz_fn)(size_t n, const float *s, ptrdiff_t lo, ptrdiff_t hi,
+                                        float *d, ptrdiff_t ds);
+typedef void (*pdnn_f64_wino_deintz_fn)(size_t n, const double *s, ptrdiff_t lo, ptrdiff_t hi,
+                                        double *d, ptrdiff_t ds);
+typedef void (*pdnn_f32_wino_inter_fn)(size_t n, const float *s, ptrdiff_t ss, float *d,
+                                       float alpha, float beta);
+typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, double *d,
+                                       double alpha, double beta);
+
 #define PDNN_F32_WINO_UKERNEL(name) \
     void name(size_t n, const float *restrict s, ptrdiff_t ss, float *restrict d, ptrdiff_t ds)
 #define PDNN_F64_WINO_UKERNEL(name)                                                        \
     void name(size_t n, const double *restrict s, ptrdiff_t ss, double *restrict d,         \
               ptrdiff_t ds)
 
-/* The five kernels of one type, variant (4x3: F(4x4, 3x3), wino4x3_tmpl.h; 4x5:
+/* The kernels of one type, variant (4x3: F(4x4, 3x3), wino4x3_tmpl.h; 4x5:
  * F(4x4, 5x5), wino4x5_tmpl.h) and ISA. */
 #define PDNN_F32_WINO_SET(v, isa)                          \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_in__##isa);   \
@@ -43,14 +61,22 @@ typedef void (*pdnn_f64_wino_fn)(size_t n, const double *s, ptrdiff_t ss, double
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_out__##isa);  \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_dyt__##isa);  \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_fltinv__##isa); \
-    PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_deint__##isa)
+    PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_deint__##isa); \
+    void pdnn_f32_wino##v##_deintz__##isa(size_t n, const float *restrict s, ptrdiff_t lo, \
+                                          ptrdiff_t hi, float *restrict d, ptrdiff_t ds); \
+    void pdnn_f32_wino##v##_inter__##isa(size_t n, const float *restrict s, ptrdiff_t ss, \
+                                         float *restrict d, float alpha, float beta)
 #define PDNN_F64_WINO_SET(v, isa)                          \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_in__##isa);   \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_flt__##isa);  \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_out__##isa);  \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_dyt__##isa);  \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_fltinv__##isa); \
-    PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_deint__##isa)
+    PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_deint__##isa); \
+    void pdnn_f64_wino##v##_deintz__##isa(size_t n, const double *restrict s, ptrdiff_t lo, \
+                                          ptrdiff_t hi, double *restrict d, ptrdiff_t ds); \
+    void pdnn_f64_wino##v##_inter__##isa(size_t n, const double *restrict s, ptrdiff_t ss, \
+                                         double *restrict d, double alpha, double beta)
 
 /* Plain C compiled for baseline x86-64 (SSE2), for AVX2 + FMA3 and for AVX-512 (gcc
  * vectorizes the lanes at each width). */

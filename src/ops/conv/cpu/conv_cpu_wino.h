@@ -106,6 +106,10 @@ typedef struct {
     pdnn_isa isa;
     pdnn_f32_wino_fn f32[PDNN_WINO_NOPS];
     pdnn_f64_wino_fn f64[PDNN_WINO_NOPS];
+    pdnn_f32_wino_deintz_fn f32_deintz; /* deint of a row cut by the padding */
+    pdnn_f64_wino_deintz_fn f64_deintz;
+    pdnn_f32_wino_inter_fn f32_inter; /* the output tiles' columns into y rows */
+    pdnn_f64_wino_inter_fn f64_inter;
 } pdnn_wino_kernels;
 
 /* The convolution as the engine runs it (direction already mapped). */

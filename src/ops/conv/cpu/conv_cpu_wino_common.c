@@ -15,7 +15,9 @@
       pdnn_f32_wino##v##_fltinv__##isa, pdnn_f32_wino##v##_deint__##isa},                  \
      {pdnn_f64_wino##v##_in__##isa, pdnn_f64_wino##v##_flt__##isa,                         \
       pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                        \
-      pdnn_f64_wino##v##_fltinv__##isa, pdnn_f64_wino##v##_deint__##isa}}
+      pdnn_f64_wino##v##_fltinv__##isa, pdnn_f64_wino##v##_deint__##isa},                  \
+     pdnn_f32_wino##v##_deintz__##isa, pdnn_f64_wino##v##_deintz__##isa,                    \
+     pdnn_f32_wino##v##_inter__##isa, pdnn_f64_wino##v##_inter__##isa}
 #define PDNN_ISA_avx512_ID PDNN_ISA_AVX512
 #define PDNN_ISA_avx2_ID PDNN_ISA_AVX2
 #define PDNN_ISA_scalar_ID PDNN_ISA_SCALAR
@@ -152,37 +154,20 @@ void pdnn_wino_geom_init(const pdnn_conv_problem *p, pdnn_wino_geom *g)
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
-/* Rows of lanes -> rows of 4-element groups (the columns of consecutive output tiles of
- * one tile row): r[4 l + j] = alpha d_j[l] (j < 4); y = r + beta y. Restrict rows, so
- * gcc vectorizes them (this file is compiled for baseline x86-64). The other way, the
- * input windows of a tile row dealt to rows of lanes, is the transform set's deint
- * kernel (vectorized at the machine's ISA). */
-#define WINO_ROWS(T, sfx)                                                                   \
-    static void inter_##sfx(int64_t len, T *restrict r, const T *restrict d0,               \
-                            const T *restrict d1, const T *restrict d2,                     \
-                            const T *restrict d3, T alpha)                                  \
-    {                                                                                       \
-        for (int64_t l = 0; l < len; l++) {                                                 \
-            r[4 * l] = alpha * d0[l];                                                       \
-            r[4 * l + 1] = alpha * d1[l];                                                   \
-            r[4 * l + 2] = alpha * d2[l];                                                   \
-            r[4 * l + 3] = alpha * d3[l];                                                   \
-        }                                                                                   \
-    }                                                                                       \
+/* y = r + beta y along a strided row (y never read when beta == 0): the blend of the
+ * output rows whose columns are not contiguous (unit-stride rows take the transform
+ * set's inter kernel, which blends). */
+#define WINO_BLEND(T, sfx)                                                                  \
     static void blend_##sfx(int64_t n, const T *restrict r, T *restrict y, int64_t ys,      \
                             T beta)                                                         \
     {                                                                                       \
-        if (ys == 1 && beta == 0)                                                           \
-            for (int64_t k = 0; k < n; k++) y[k] = r[k];                                    \
-        else if (ys == 1)                                                                   \
-            for (int64_t k = 0; k < n; k++) y[k] = r[k] + beta * y[k];                      \
-        else if (beta == 0)                                                                 \
+        if (beta == 0)                                                                      \
             for (int64_t k = 0; k < n; k++) y[k * ys] = r[k];                               \
         else                                                                                \
             for (int64_t k = 0; k < n; k++) y[k * ys] = r[k] + beta * y[k * ys];            \
     }
-WINO_ROWS(float, f32)
-WINO_ROWS(double, f64)
+WINO_BLEND(float, f32)
+WINO_BLEND(double, f64)
 
 /* Prefetch of the cache lines of bytes [p, p + n): for reading into L2 (rw 0) or for
  * writing (1). */
@@ -235,12 +220,12 @@ static const wino_row zero_row;
 
 /* The alpha x alpha windows of tiles tile0 .. tile0 + nr - 1 of input channel cc into D
  * (element k of lane l at D[k * nr + l]); lanes past the last tile and the padding are
- * zeros. Per run of tiles of one tile row and per window row: the run's columns are
- * read in place when they lie inside a unit-stride row of x, else first copied into a
- * row buffer whose columns outside x are zeros (rows outside x read as zeros); then one
- * pass deals them to the lanes. The buffer's zeros are written only when the run's
- * column range differs from the previous run's (for small images every run is a whole
- * tile row: once per call). */
+ * zeros. Per run of tiles of one tile row and per window row, one pass deals the run's
+ * columns to the lanes: unit-stride rows of x are read in place (rows cut by the padding
+ * through the deintz kernel, which reads the columns outside x as zeros; rows outside x
+ * from a row of zeros); other strides first copy the row into a row buffer whose columns
+ * outside x are zeros (written only when the run's column range differs from the
+ * previous run's). */
 PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, int64_t tile0,
                            int nr, char *D, size_t es)
 {
@@ -248,15 +233,40 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
     int64_t rb_w0 = 0, rb_wn = -1; /* the columns rb's zeros were written for */
     const int64_t nl = g->ntiles - tile0 < nr ? g->ntiles - tile0 : nr;
     const int a = g->alpha;
+    const bool unit = g->xs[3] == 1;
     for (int64_t l = 0; l < nl;) {
         const wino_run r = run_at(g, tile0 + l, nl - l);
         const int64_t coff = r.n * g->xs[0] + cc * g->xs[1];
         const int64_t h0 = 4 * r.ty - g->ph, w0 = 4 * r.tx - g->pw;
         const int64_t wn = 4 * r.len + a - 4; /* columns w0 .. w0 + wn - 1 */
-        const bool inplace = g->xs[3] == 1 && w0 >= 0 && w0 + wn <= g->iw;
+        const bool inplace = unit && w0 >= 0 && w0 + wn <= g->iw;
         int64_t pa = w0 > 0 ? w0 : 0, pb = w0 + wn < g->iw ? w0 + wn : g->iw;
         if (pb < pa) pb = pa; /* x columns [pa, pb) inside the run's */
-        if (!inplace && (w0 != rb_w0 || wn != rb_wn)) {
+        if (unit) {
+            for (int i = 0; i < a; i++) {
+                const int64_t h = h0 + i;
+                char *di = D + (a * i * nr + l) * (int64_t)es;
+                if (h < 0 || h >= g->ih) {
+                    pdnn_wino_transform(g, PDNN_WINO_DEINT, (size_t)r.len, &zero_row, 4, di, nr);
+                    continue;
+                }
+                const char *xr = x + (coff + h * g->xs[2]) * (int64_t)es;
+                if (pb > pa && cc + 1 < g->g * g->cg) /* the next unit's */
+                    prefetch_row(xr + (g->xs[1] + pa) * (int64_t)es, (pb - pa) * (int64_t)es, 0);
+                if (inplace)
+                    pdnn_wino_transform(g, PDNN_WINO_DEINT, (size_t)r.len, xr + w0 * (int64_t)es,
+                                        4, di, nr);
+                else if (es == sizeof(float))
+                    g->tk->f32_deintz((size_t)r.len, (const float *)xr + pa, pa - w0, pb - w0,
+                                      (float *)di, nr);
+                else
+                    g->tk->f64_deintz((size_t)r.len, (const double *)xr + pa, pa - w0, pb - w0,
+                                      (double *)di, nr);
+            }
+            l += r.len;
+            continue;
+        }
+        if (w0 != rb_w0 || wn != rb_wn) {
             for (int i = 0; i < a; i++) {
                 char *row = (char *)&rb + i * WINO_ROW_LEN * (int64_t)es;
                 for (int64_t c = 0; c < pa - w0; c++) pdnn_wino_zero_el(row, c, es);
@@ -266,28 +276,20 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
             rb_wn = wn;
         }
         const char *src[PDNN_WINO_ALPHA_MAX];
-        /* first every row of the run (copies into rb when cut by the padding), then the
-         * deals: a row is not reloaded right after its copy (store-forwarding stalls) */
+        /* first every row of the run, then the deals: a row is not reloaded right after
+         * its copy (store-forwarding stalls) */
         for (int i = 0; i < a; i++) {
             const int64_t h = h0 + i;
-            const bool hin = h >= 0 && h < g->ih;
-            const char *xr = hin ? x + (coff + h * g->xs[2]) * (int64_t)es : x;
-            if (hin && pb > pa && cc + 1 < g->g * g->cg && g->xs[3] == 1) /* next unit's */
-                prefetch_row(xr + (g->xs[1] + pa) * (int64_t)es, (pb - pa) * (int64_t)es, 0);
-            if (!hin)
+            if (h < 0 || h >= g->ih) {
                 src[i] = (const char *)&zero_row;
-            else if (inplace)
-                src[i] = xr + w0 * (int64_t)es;
-            else {
-                char *row = (char *)&rb + i * WINO_ROW_LEN * (int64_t)es;
-                char *d = row + (pa - w0) * (int64_t)es;
-                if (g->xs[3] == 1)
-                    memcpy(d, xr + pa * (int64_t)es, (size_t)(pb - pa) * es);
-                else
-                    for (int64_t c = 0; c < pb - pa; c++)
-                        pdnn_wino_copy_el(d, c, xr, (pa + c) * g->xs[3], es);
-                src[i] = row;
+                continue;
             }
+            const char *xr = x + (coff + h * g->xs[2]) * (int64_t)es;
+            char *row = (char *)&rb + i * WINO_ROW_LEN * (int64_t)es;
+            char *d = row + (pa - w0) * (int64_t)es;
+            for (int64_t c = 0; c < pb - pa; c++)
+                pdnn_wino_copy_el(d, c, xr, (pa + c) * g->xs[3], es);
+            src[i] = row;
         }
         for (int i = 0; i < a; i++)
             pdnn_wino_transform(g, PDNN_WINO_DEINT, (size_t)r.len, src[i], 4,
@@ -300,50 +302,40 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
 
 /* Blends the 4x4 output tiles O (element k of lane l at O[k * nr + l]) of tiles
  * tile0 .. tile0 + nl - 1 into output channel kk: y = alpha * O + beta * y. Per run of
- * tiles of one tile row: straight into y's rows where they are contiguous and not
- * blended (a last tile cut by the right edge through a 4-element buffer), else through
- * a row buffer. */
+ * tiles of one tile row and per output row: the transform set's inter kernel deals the
+ * run's 4 rows of lanes straight into y's row where its columns are contiguous (the
+ * last tile cut by the right edge included), else into a row buffer then blended. */
 PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
                              int64_t tile0, int64_t nl, int nr, char *y, double alpha,
                              double beta, size_t es)
 {
     wino_row rb;
+    const bool direct = g->ys[3] == 1;
     for (int64_t l = 0; l < nl;) {
         const wino_run r = run_at(g, tile0 + l, nl - l);
         const int64_t w0 = 4 * r.tx;
         const int64_t wc = g->ow - w0 < 4 * r.len ? g->ow - w0 : 4 * r.len;
-        const bool direct = g->ys[3] == 1 && beta == 0.0;
-        const int64_t nf = direct ? wc / 4 : r.len, rest = direct ? wc - 4 * nf : 0;
         for (int i = 0; i < 4 && 4 * r.ty + i < g->oh; i++) {
             const int64_t off =
                 r.n * g->ys[0] + kk * g->ys[1] + (4 * r.ty + i) * g->ys[2] + w0 * g->ys[3];
-            if (kk + 1 < g->g * g->kg && g->ys[3] == 1) /* the next unit's rows */
+            if (kk + 1 < g->g * g->kg && direct) /* the next unit's rows */
                 prefetch_row(y + (off + g->ys[1]) * (int64_t)es, wc * (int64_t)es, 1);
             if (es == sizeof(float)) {
                 const float *o = (const float *)O + 4 * i * nr + l;
-                float *d = direct ? (float *)y + off : rb.f;
-                inter_f32(nf, d, o, o + nr, o + 2 * nr, o + 3 * nr, (float)alpha);
-                if (!direct) blend_f32(wc, rb.f, (float *)y + off, g->ys[3], (float)beta);
-                if (rest) { /* 1 to 3 columns, no loop (no memcpy call) */
-                    o += nf;
-                    inter_f32(1, rb.f, o, o + nr, o + 2 * nr, o + 3 * nr, (float)alpha);
-                    d += 4 * nf;
-                    d[0] = rb.f[0];
-                    if (rest > 1) d[1] = rb.f[1];
-                    if (rest > 2) d[2] = rb.f[2];
+                if (direct) {
+                    g->tk->f32_inter((size_t)wc, o, nr, (float *)y + off, (float)alpha,
+                                     (float)beta);
+                } else {
+                    g->tk->f32_inter((size_t)wc, o, nr, rb.f, (float)alpha, 0.0f);
+                    blend_f32(wc, rb.f, (float *)y + off, g->ys[3], (float)beta);
                 }
             } else {
                 const double *o = (const double *)O + 4 * i * nr + l;
-                double *d = direct ? (double *)y + off : rb.d;
-                inter_f64(nf, d, o, o + nr, o + 2 * nr, o + 3 * nr, alpha);
-                if (!direct) blend_f64(wc, rb.d, (double *)y + off, g->ys[3], beta);
-                if (rest) {
-                    o += nf;
-                    inter_f64(1, rb.d, o, o + nr, o + 2 * nr, o + 3 * nr, alpha);
-                    d += 4 * nf;
-                    d[0] = rb.d[0];
-                    if (rest > 1) d[1] = rb.d[1];
-                    if (rest > 2) d[2] = rb.d[2];
+                if (direct) {
+                    g->tk->f64_inter((size_t)wc, o, nr, (double *)y + off, alpha, beta);
+                } else {
+                    g->tk->f64_inter((size_t)wc, o, nr, rb.d, alpha, 0.0);
+                    blend_f64(wc, rb.d, (double *)y + off, g->ys[3], beta);
                 }
             }
         }
