@@ -9,9 +9,10 @@
  *    ulps of the sum of its terms' magnitudes, and the lanes and gaps outside untouched;
  *  - deint (the window dealer, a copy): every lane count 0..40 (the masked 16-lane blocks
  *    of AVX-512 and their edges), window steps 4 and 5, exact, gaps untouched;
- *  - deintz (deint of a row cut by the padding): lane counts 0..70 (AVX-512 blocks, the
- *    plain versions' 64-lane chunks), zero columns on the left, the right, both, every
- *    column and none: exact, s holding exactly the hi - lo elements read, gaps untouched;
+ *  - deintz (the window rows of a run cut by the padding): lane counts 0..70 (AVX-512
+ *    blocks, the plain versions' 64-lane chunks), zero columns on the left, the right,
+ *    both, every column and none, zero rows at the top, the bottom, all and none: exact,
+ *    the rows read between guards, gaps untouched;
  *  - inter (the output dealer): every column count 0..140 (the masked 64-column blocks
  *    of AVX-512, cut last tiles), beta 0 (NaN in d must not leak) and beta != 0, row
  *    strides ss of n/4 lanes and more: alpha * s then + beta * d rounded as two
@@ -332,22 +333,26 @@ static void check_deint(const variant *v, const kset *k, pdnnDataType_t t, size_
     free(df);
 }
 
-/* deintz: d[e * ds + l] == (lo <= 4 l + e < hi ? s[4 l + e - lo] : 0) exactly. */
+/* deintz: d[(a i + e) ds + l] == (r0 <= i < r1 && lo <= 4 l + e < hi ?
+ * s[(i - r0) rs + 4 l + e - lo] : 0) exactly; the rows read lie in one buffer between
+ * guards of nonzero values (a read past the rows' ends or between them shows as a nonzero
+ * where a zero belongs). */
 static void check_deintz(const variant *v, const kset *k, pdnnDataType_t t, size_t n,
-                         ptrdiff_t lo, ptrdiff_t hi)
+                         ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi)
 {
     const int a = v->a;
-    const ptrdiff_t ds = (ptrdiff_t)n + 3;
-    /* the hi - lo elements read between guards of nonzero values (a read past either
-     * end shows as a nonzero where a zero belongs) */
     enum { G = 80 };
-    const size_t ns = (size_t)(hi - lo), nd = (size_t)a * (size_t)ds;
-    double *sall = malloc((ns + 2 * G) * sizeof(double)), *dst = malloc(nd * sizeof(double));
-    float *sfall = malloc((ns + 2 * G) * sizeof(float)), *df = malloc(nd * sizeof(float));
+    const ptrdiff_t ds = (ptrdiff_t)n + 3, w = hi - lo, rs = w + 7; /* 7 guards between rows */
+    const size_t nr = (size_t)(r1 - r0), ns = nr * (size_t)rs + 2 * G;
+    const size_t nd = (size_t)a * (size_t)a * (size_t)ds;
+    double *sall = malloc(ns * sizeof(double)), *dst = malloc(nd * sizeof(double));
+    float *sfall = malloc(ns * sizeof(float)), *df = malloc(nd * sizeof(float));
     double *src = sall + G;
     float *sf = sfall + G;
-    for (size_t i = 0; i < ns + 2 * G; i++) {
-        sall[i] = i < G || i >= ns + G ? 4242.0 : (double)(rand() % 2001 - 1000) + 0.5;
+    for (size_t i = 0; i < ns; i++) {
+        const ptrdiff_t p = (ptrdiff_t)i - G;
+        const bool in = p >= 0 && p < (ptrdiff_t)nr * rs && p % rs < w;
+        sall[i] = in ? (double)(rand() % 2001 - 1000) + 0.5 : 4242.0;
         sfall[i] = (float)sall[i];
     }
     for (size_t i = 0; i < nd; i++) {
@@ -355,20 +360,23 @@ static void check_deintz(const variant *v, const kset *k, pdnnDataType_t t, size
         df[i] = -7777.0f;
     }
     if (t == PDNN_DATA_FLOAT)
-        k->f32_deintz(n, sf, lo, hi, df, ds);
+        k->f32_deintz(n, sf, rs, r0, r1, lo, hi, df, ds);
     else
-        k->f64_deintz(n, src, lo, hi, dst, ds);
+        k->f64_deintz(n, src, rs, r0, r1, lo, hi, dst, ds);
     int bad = 0;
-    for (int e = 0; e < a; e++)
-        for (ptrdiff_t l = 0; l < ds; l++) {
-            const ptrdiff_t j = 4 * l + e;
-            const double want = (size_t)l >= n ? -7777.0 : j >= lo && j < hi ? src[j - lo] : 0.0;
-            const double got = t == PDNN_DATA_FLOAT ? (double)df[e * ds + l] : dst[e * ds + l];
-            if (got != want) bad++;
-        }
-    char what[128];
-    snprintf(what, sizeof what, "%s deintz %s n=%zu lo=%td hi=%td", k->name,
-             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, lo, hi);
+    for (int i = 0; i < a; i++)
+        for (int e = 0; e < a; e++)
+            for (ptrdiff_t l = 0; l < ds; l++) {
+                const ptrdiff_t j = 4 * l + e;
+                const bool in = i >= r0 && i < r1 && j >= lo && j < hi;
+                const double want = (size_t)l >= n ? -7777.0 : in ? src[(i - r0) * rs + j - lo] : 0.0;
+                const ptrdiff_t di = (a * i + e) * ds + l;
+                const double got = t == PDNN_DATA_FLOAT ? (double)df[di] : dst[di];
+                if (got != want) bad++;
+            }
+    char what[160];
+    snprintf(what, sizeof what, "%s deintz %s n=%zu rows %td..%td lo=%td hi=%td", k->name,
+             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, r0, r1, lo, hi);
     TU_CHECK(bad == 0, what);
     free(sall);
     free(dst);
@@ -454,10 +462,14 @@ int main(void)
                     const ptrdiff_t cut[][2] = {{0, nj},     {1, nj},     {2, nj - 2},
                                                 {0, nj - 1}, {3, nj - 5}, {0, 0},
                                                 {1, 4},      {nj, nj}};
+                    const ptrdiff_t rows[][2] = {{0, v->a}, {1, v->a}, {0, v->a - 2},
+                                                 {2, 3},      {0, 0},      {v->a, v->a}};
                     for (size_t ci = 0; ci < sizeof cut / sizeof cut[0]; ci++) {
                         const ptrdiff_t lo = cut[ci][0] < 0 ? 0 : cut[ci][0];
                         const ptrdiff_t hi = cut[ci][1] < lo ? lo : cut[ci][1];
-                        check_deintz(v, k, t, n, lo, hi);
+                        const size_t ri = (ci + n) % (sizeof rows / sizeof rows[0]);
+                        check_deintz(v, k, t, n, 0, v->a, lo, hi);
+                        check_deintz(v, k, t, n, rows[ri][0], rows[ri][1], lo, hi);
                     }
                 }
                 for (size_t n = 0; n <= 140; n++) {

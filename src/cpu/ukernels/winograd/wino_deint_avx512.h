@@ -56,51 +56,65 @@ static inline void pdnn_wino_deint_f32_avx512(size_t n, const float *s, float *d
     }
 }
 
-/* deintz (wino_ukernels.h), window step 4: as above with the loads masked to the
- * elements j in [lo, hi) (zeros elsewhere; nothing outside s[0 .. hi - lo - 1] is
- * touched: masked-off lanes of a masked load never fault). The block's base address is
- * formed as an integer (it may lie before s). */
+/* deintz (wino_ukernels.h), window step 4: the alpha rows of the run, each as above
+ * with the loads masked to the elements j in [lo, hi) (zeros elsewhere, and zero rows
+ * outside [r0, r1); nothing else is touched: masked-off lanes of a masked load never
+ * fault). Masks and constants once per 16-lane block for all rows. Block base addresses
+ * are formed as integers (they may lie before s). */
 static inline __mmask16 pdnn_wino_deintz_mask(int64_t j0, int64_t lo, int64_t hi)
 {
     return (__mmask16)(pdnn_wino_deint_mask(hi - j0) & ~pdnn_wino_deint_mask(lo - j0));
 }
 
-static inline void pdnn_wino_deintz_f32_avx512(size_t n, const float *s, ptrdiff_t lo,
+static inline void pdnn_wino_deintz_f32_avx512(size_t n, const float *s, ptrdiff_t rs,
+                                               ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo,
                                                ptrdiff_t hi, float *d, ptrdiff_t ds, int alpha)
 {
     const __m512i i01 = _mm512_set_epi32(29, 25, 21, 17, 13, 9, 5, 1, 28, 24, 20, 16, 12, 8, 4, 0);
     const __m512i i23 = _mm512_set_epi32(31, 27, 23, 19, 15, 11, 7, 3, 30, 26, 22, 18, 14, 10, 6, 2);
     const __m512i ilo = _mm512_set_epi32(23, 22, 21, 20, 19, 18, 17, 16, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i ihi = _mm512_set_epi32(31, 30, 29, 28, 27, 26, 25, 24, 15, 14, 13, 12, 11, 10, 9, 8);
-    const uintptr_t base = (uintptr_t)s - (uintptr_t)lo * sizeof(float); /* element j = 0 */
+    /* element j = 0 of row r0 */
+    const uintptr_t base = (uintptr_t)s - (uintptr_t)lo * sizeof(float);
     for (size_t l0 = 0; l0 < n; l0 += 16) {
         const int64_t m = n - l0 < 16 ? (int64_t)(n - l0) : 16;
         const int64_t j0 = 4 * (int64_t)l0, need = j0 + 4 * m + alpha - 4;
         const int64_t h = hi < need ? hi : need; /* elements j0 .. h - 1 may be read */
-        const float *b = (const float *)(base + (uintptr_t)j0 * sizeof(float));
-        const __m512 v0 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0, lo, h), b);
-        const __m512 v1 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 16, lo, h), b + 16);
-        const __m512 v2 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 32, lo, h), b + 32);
-        const __m512 v3 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 48, lo, h), b + 48);
-        const __m512 v4 = _mm512_maskz_loadu_ps(pdnn_wino_deintz_mask(j0 + 64, lo, h), b + 64);
-        const __m512 a01 = _mm512_permutex2var_ps(v0, i01, v1);
-        const __m512 a23 = _mm512_permutex2var_ps(v0, i23, v1);
-        const __m512 b01 = _mm512_permutex2var_ps(v2, i01, v3);
-        const __m512 b23 = _mm512_permutex2var_ps(v2, i23, v3);
-        __m512 r[4];
-        r[0] = _mm512_permutex2var_ps(a01, ilo, b01);
-        r[1] = _mm512_permutex2var_ps(a01, ihi, b01);
-        r[2] = _mm512_permutex2var_ps(a23, ilo, b23);
-        r[3] = _mm512_permutex2var_ps(a23, ihi, b23);
+        const __mmask16 k0 = pdnn_wino_deintz_mask(j0, lo, h);
+        const __mmask16 k1 = pdnn_wino_deintz_mask(j0 + 16, lo, h);
+        const __mmask16 k2 = pdnn_wino_deintz_mask(j0 + 32, lo, h);
+        const __mmask16 k3 = pdnn_wino_deintz_mask(j0 + 48, lo, h);
+        const __mmask16 k4 = pdnn_wino_deintz_mask(j0 + 64, lo, h);
         const __mmask16 km = pdnn_wino_deint_mask(m);
-        float *o = d + l0;
-        for (int e = 0; e < 4; e++) _mm512_mask_storeu_ps(o + e * ds, km, r[e]);
-        for (int e = 0; e + 4 < alpha; e++) {
-            const __m512i top = _mm512_castps_si512(
-                m == 16 ? _mm512_permutexvar_ps(_mm512_set1_epi32(e), v4) : r[e]);
-            const __m512 sh = _mm512_castsi512_ps(
-                _mm512_alignr_epi32(top, _mm512_castps_si512(r[e]), 1));
-            _mm512_mask_storeu_ps(o + (e + 4) * ds, km, sh);
+        for (ptrdiff_t i = 0; i < alpha; i++) {
+            float *o = d + alpha * i * ds + l0;
+            if (i < r0 || i >= r1) {
+                for (int e = 0; e < alpha; e++) _mm512_mask_storeu_ps(o + e * ds, km, _mm512_setzero_ps());
+                continue;
+            }
+            const float *b = (const float *)(base + (uintptr_t)((i - r0) * rs + j0) * sizeof(float));
+            const __m512 v0 = _mm512_maskz_loadu_ps(k0, b);
+            const __m512 v1 = _mm512_maskz_loadu_ps(k1, b + 16);
+            const __m512 v2 = _mm512_maskz_loadu_ps(k2, b + 32);
+            const __m512 v3 = _mm512_maskz_loadu_ps(k3, b + 48);
+            const __m512 a01 = _mm512_permutex2var_ps(v0, i01, v1);
+            const __m512 a23 = _mm512_permutex2var_ps(v0, i23, v1);
+            const __m512 b01 = _mm512_permutex2var_ps(v2, i01, v3);
+            const __m512 b23 = _mm512_permutex2var_ps(v2, i23, v3);
+            __m512 r[4];
+            r[0] = _mm512_permutex2var_ps(a01, ilo, b01);
+            r[1] = _mm512_permutex2var_ps(a01, ihi, b01);
+            r[2] = _mm512_permutex2var_ps(a23, ilo, b23);
+            r[3] = _mm512_permutex2var_ps(a23, ihi, b23);
+            for (int e = 0; e < 4; e++) _mm512_mask_storeu_ps(o + e * ds, km, r[e]);
+            const __m512 v4 = m == 16 ? _mm512_maskz_loadu_ps(k4, b + 64) : _mm512_setzero_ps();
+            for (int e = 0; e + 4 < alpha; e++) {
+                const __m512i top = _mm512_castps_si512(
+                    m == 16 ? _mm512_permutexvar_ps(_mm512_set1_epi32(e), v4) : r[e]);
+                const __m512 sh = _mm512_castsi512_ps(
+                    _mm512_alignr_epi32(top, _mm512_castps_si512(r[e]), 1));
+                _mm512_mask_storeu_ps(o + (e + 4) * ds, km, sh);
+            }
         }
     }
 }

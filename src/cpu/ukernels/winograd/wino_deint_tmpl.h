@@ -42,25 +42,30 @@ void UK_NAME(deint)(size_t n, const UK_T *restrict s, ptrdiff_t ss, UK_T *restri
 #undef UK_DEINT_MORE
 }
 
-/* deintz (wino_ukernels.h): the window row's elements outside [lo, hi) read as zeros.
- * Plain C: chunks of up to 64 lanes copied into a zero-padded row, then dealt as deint
- * does; the f32 AVX-512 files use masked loads instead (no copy). */
-void UK_NAME(deintz)(size_t n, const UK_T *restrict s, ptrdiff_t lo, ptrdiff_t hi,
-                     UK_T *restrict d, ptrdiff_t ds)
+/* deintz (wino_ukernels.h): the run's a window rows, the elements outside rows
+ * [r0, r1) and columns [lo, hi) read as zeros. Plain C: per row, chunks of up to 64
+ * lanes copied into a zero-padded row, then dealt as deint does; the f32 AVX-512 files
+ * use masked loads instead (no copy). */
+void UK_NAME(deintz)(size_t n, const UK_T *restrict s, ptrdiff_t rs, ptrdiff_t r0,
+                     ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi, UK_T *restrict d, ptrdiff_t ds)
 {
 #ifdef UK_DEINT_F32_AVX512
-    pdnn_wino_deintz_f32_avx512(n, s, lo, hi, d, ds, UK_ALPHA);
+    pdnn_wino_deintz_f32_avx512(n, s, rs, r0, r1, lo, hi, d, ds, UK_ALPHA);
 #else
     enum { CL = 64 };
     UK_T row[4 * CL + UK_ALPHA - 4];
-    for (size_t l0 = 0; l0 < n; l0 += CL) {
-        const size_t m = n - l0 < CL ? n - l0 : CL;
-        const ptrdiff_t j0 = 4 * (ptrdiff_t)l0, nj = 4 * (ptrdiff_t)m + UK_ALPHA - 4;
-        for (ptrdiff_t j = 0; j < nj; j++) {
-            const ptrdiff_t jj = j0 + j;
-            row[j] = jj >= lo && jj < hi ? s[jj - lo] : (UK_T)0;
+    for (ptrdiff_t i = 0; i < UK_ALPHA; i++) {
+        UK_T *restrict di = d + UK_ALPHA * i * ds;
+        const int in = i >= r0 && i < r1;
+        for (size_t l0 = 0; l0 < n; l0 += CL) {
+            const size_t m = n - l0 < CL ? n - l0 : CL;
+            const ptrdiff_t j0 = 4 * (ptrdiff_t)l0, nj = 4 * (ptrdiff_t)m + UK_ALPHA - 4;
+            for (ptrdiff_t j = 0; j < nj; j++) {
+                const ptrdiff_t jj = j0 + j;
+                row[j] = in && jj >= lo && jj < hi ? s[(i - r0) * rs + jj - lo] : (UK_T)0;
+            }
+            UK_NAME(deint)(m, row, 4, di + l0, ds);
         }
-        UK_NAME(deint)(m, row, 4, d + l0, ds);
     }
 #endif
 }

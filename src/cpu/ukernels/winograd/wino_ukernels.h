@@ -15,10 +15,13 @@
  *   deint:  d[e * ds + l] = s[l * ss + e] for e < a: lane l's window of a columns in one
  *           row of x, windows ss apart (ss = 4: the input tiles of one tile row), dealt
  *           to a rows of lanes (a copy; the only kernel with that layout for s)
- *   deintz (its own signature, pdnn_<type>_wino_deintz_fn): deint with window step 4
- *           over a row cut by the padding: for l < n, e < a, j = 4 l + e,
- *           d[e * ds + l] = s[j - lo] when lo <= j < hi, else 0 (0 <= lo <= hi); s points
- *           at the first element read (only s[0 .. hi - lo - 1] are read)
+ *   deintz (its own signature, pdnn_<type>_wino_deintz_fn): the a window rows of a run
+ *           of tiles at once, deint with window step 4, the rows and columns outside
+ *           x read as zeros: for i < a, e < a, l < n, j = 4 l + e,
+ *           d[(a i + e) ds + l] = s[(i - r0) rs + j - lo] when r0 <= i < r1 and
+ *           lo <= j < hi, else 0 (0 <= lo <= hi); s points at the first element read
+ *           (row r0, column lo; nothing else outside rows r0 .. r1 - 1, columns
+ *           lo .. hi - 1 is read)
  *   inter (its own signature, pdnn_<type>_wino_inter_fn): the inverse of deint for the
  *           output side, the 4 columns of each output tile of one tile row back into a
  *           row of y: for k < n (columns), r = alpha * s[(k % 4) * ss + k / 4], then
@@ -38,10 +41,12 @@ typedef void (*pdnn_f32_wino_fn)(size_t n, const float *s, ptrdiff_t ss, float *
 typedef void (*pdnn_f64_wino_fn)(size_t n, const double *s, ptrdiff_t ss, double *d,
                                  ptrdiff_t ds);
 
-typedef void (*pdnn_f32_wino_deintz_fn)(size_t n, const float *s, ptrdiff_t lo, ptrdiff_t hi,
-                                        float *d, ptrdiff_t ds);
-typedef void (*pdnn_f64_wino_deintz_fn)(size_t n, const double *s, ptrdiff_t lo, ptrdiff_t hi,
-                                        double *d, ptrdiff_t ds);
+typedef void (*pdnn_f32_wino_deintz_fn)(size_t n, const float *s, ptrdiff_t rs, ptrdiff_t r0,
+                                        ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi, float *d,
+                                        ptrdiff_t ds);
+typedef void (*pdnn_f64_wino_deintz_fn)(size_t n, const double *s, ptrdiff_t rs, ptrdiff_t r0,
+                                        ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi, double *d,
+                                        ptrdiff_t ds);
 typedef void (*pdnn_f32_wino_inter_fn)(size_t n, const float *s, ptrdiff_t ss, float *d,
                                        float alpha, float beta);
 typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, double *d,
@@ -62,7 +67,8 @@ typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, 
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_dyt__##isa);  \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_fltinv__##isa); \
     PDNN_F32_WINO_UKERNEL(pdnn_f32_wino##v##_deint__##isa); \
-    void pdnn_f32_wino##v##_deintz__##isa(size_t n, const float *restrict s, ptrdiff_t lo, \
+    void pdnn_f32_wino##v##_deintz__##isa(size_t n, const float *restrict s, ptrdiff_t rs, \
+                                          ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, \
                                           ptrdiff_t hi, float *restrict d, ptrdiff_t ds); \
     void pdnn_f32_wino##v##_inter__##isa(size_t n, const float *restrict s, ptrdiff_t ss, \
                                          float *restrict d, float alpha, float beta)
@@ -73,7 +79,8 @@ typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, 
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_dyt__##isa);  \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_fltinv__##isa); \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_deint__##isa); \
-    void pdnn_f64_wino##v##_deintz__##isa(size_t n, const double *restrict s, ptrdiff_t lo, \
+    void pdnn_f64_wino##v##_deintz__##isa(size_t n, const double *restrict s, ptrdiff_t rs, \
+                                          ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, \
                                           ptrdiff_t hi, double *restrict d, ptrdiff_t ds); \
     void pdnn_f64_wino##v##_inter__##isa(size_t n, const double *restrict s, ptrdiff_t ss, \
                                          double *restrict d, double alpha, double beta)

@@ -220,12 +220,11 @@ static const wino_row zero_row;
 
 /* The alpha x alpha windows of tiles tile0 .. tile0 + nr - 1 of input channel cc into D
  * (element k of lane l at D[k * nr + l]); lanes past the last tile and the padding are
- * zeros. Per run of tiles of one tile row and per window row, one pass deals the run's
- * columns to the lanes: unit-stride rows of x are read in place (rows cut by the padding
- * through the deintz kernel, which reads the columns outside x as zeros; rows outside x
- * from a row of zeros); other strides first copy the row into a row buffer whose columns
- * outside x are zeros (written only when the run's column range differs from the
- * previous run's). */
+ * zeros. Per run of tiles of one tile row: with unit-stride rows in x, one call of the
+ * deintz kernel deals the run's window rows to the lanes straight from x (the rows and
+ * columns outside x read as zeros); other strides first copy each row into a row buffer
+ * whose columns outside x are zeros (written only when the run's column range differs
+ * from the previous run's), then deal it. */
 PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, int64_t tile0,
                            int nr, char *D, size_t es)
 {
@@ -239,30 +238,25 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
         const int64_t coff = r.n * g->xs[0] + cc * g->xs[1];
         const int64_t h0 = 4 * r.ty - g->ph, w0 = 4 * r.tx - g->pw;
         const int64_t wn = 4 * r.len + a - 4; /* columns w0 .. w0 + wn - 1 */
-        const bool inplace = unit && w0 >= 0 && w0 + wn <= g->iw;
         int64_t pa = w0 > 0 ? w0 : 0, pb = w0 + wn < g->iw ? w0 + wn : g->iw;
         if (pb < pa) pb = pa; /* x columns [pa, pb) inside the run's */
         if (unit) {
-            for (int i = 0; i < a; i++) {
-                const int64_t h = h0 + i;
-                char *di = D + (a * i * nr + l) * (int64_t)es;
-                if (h < 0 || h >= g->ih) {
-                    pdnn_wino_transform(g, PDNN_WINO_DEINT, (size_t)r.len, &zero_row, 4, di, nr);
-                    continue;
-                }
-                const char *xr = x + (coff + h * g->xs[2]) * (int64_t)es;
-                if (pb > pa && cc + 1 < g->g * g->cg) /* the next unit's */
-                    prefetch_row(xr + (g->xs[1] + pa) * (int64_t)es, (pb - pa) * (int64_t)es, 0);
-                if (inplace)
-                    pdnn_wino_transform(g, PDNN_WINO_DEINT, (size_t)r.len, xr + w0 * (int64_t)es,
-                                        4, di, nr);
-                else if (es == sizeof(float))
-                    g->tk->f32_deintz((size_t)r.len, (const float *)xr + pa, pa - w0, pb - w0,
-                                      (float *)di, nr);
-                else
-                    g->tk->f64_deintz((size_t)r.len, (const double *)xr + pa, pa - w0, pb - w0,
-                                      (double *)di, nr);
-            }
+            /* window rows [r0, r1) inside x */
+            const int64_t r0 = h0 < 0 ? -h0 : 0;
+            int64_t r1 = g->ih - h0 < a ? g->ih - h0 : a;
+            if (r1 < r0) r1 = r0;
+            const char *xr = r1 > r0 ? x + (coff + (h0 + r0) * g->xs[2] + pa) * (int64_t)es : x;
+            if (pb > pa && cc + 1 < g->g * g->cg) /* the next unit's */
+                for (int64_t i = r0; i < r1; i++)
+                    prefetch_row(xr + (g->xs[1] + (i - r0) * g->xs[2]) * (int64_t)es,
+                                 (pb - pa) * (int64_t)es, 0);
+            char *dl = D + l * (int64_t)es;
+            if (es == sizeof(float))
+                g->tk->f32_deintz((size_t)r.len, (const float *)xr, g->xs[2], r0, r1, pa - w0,
+                                  pb - w0, (float *)dl, nr);
+            else
+                g->tk->f64_deintz((size_t)r.len, (const double *)xr, g->xs[2], r0, r1, pa - w0,
+                                  pb - w0, (double *)dl, nr);
             l += r.len;
             continue;
         }
