@@ -120,6 +120,14 @@ static void test_1x1_edges(pdnnDataType_t t)
         tu_conv_finish_shape(&s);
         tu_conv_check_family(&fam_1x1, &s, true);
     }
+    /* more than 512 output channels a group with dy channels-last: the backward filter's
+     * row blocks past the first must start on a packed A panel (fuzzer finding: rows
+     * from 512 on were wrong when mr does not divide 512) */
+    s = shape_1x1(t, 1, 1, 32, 513, 1, 2, 1, TU_LAYOUT_PACKED);
+    s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    tu_conv_check_family(&fam_1x1, &s, true);
+    s = shape_1x1(t, 2, 2, 9, 1100, 2, 1, 1, TU_LAYOUT_CHANNELS_LAST);
+    tu_conv_check_family(&fam_1x1, &s, true);
     /* mixed layouts: x channels-last, y NCHW and the reverse */
     s = shape_1x1(t, 2, 1, 5, 6, 7, 6, 1, TU_LAYOUT_CHANNELS_LAST);
     s.ykind = TU_LAYOUT_PACKED;
@@ -354,20 +362,26 @@ static void test_dw_bands(void)
  * pieces with masked ends; other taps: the generic flat sums): widths 14, 16, 30, 46
  * with pads 0-2 (asymmetric too), heights that leave partial row blocks, dilation 2,
  * 5x5, 1x3, flip, KRSC, gapped rows, partial channel blocks; backward data padding
- * wider than the kernel extent (refused: channel blocks). */
+ * wider than the kernel extent (refused: channel blocks). Stride-2 3x3 forward (even
+ * and odd columns split; its backward passes: channel blocks): 14, 15, 28 outputs a
+ * row, x columns and rows no output reads, padding 0-2, odd widths. */
 static void test_dw_flat(void)
 {
-    static const int cfg[][8] = {/* h, w, r1, r2, pad, dil, channels, pad end */
-                                 {14, 14, 3, 3, 1, 1, 16, 1}, {13, 16, 3, 3, 0, 1, 3, 0},
-                                 {9, 30, 3, 3, 1, 1, 17, 1},  {17, 46, 3, 3, 1, 1, 5, 0},
-                                 {11, 14, 3, 3, 2, 1, 4, 2},  {10, 28, 3, 3, 2, 2, 6, 2},
-                                 {12, 14, 5, 5, 2, 1, 3, 2},  {6, 30, 1, 3, 0, 1, 2, 1},
-                                 {1, 62, 3, 3, 1, 1, 3, 1},   {25, 14, 3, 3, 1, 1, 2, 1},
-                                 {8, 15, 3, 3, 1, 1, 3, 2},   {7, 13, 3, 3, 3, 1, 2, 3}};
+    static const int cfg[][9] = {/* h, w, r1, r2, pad, dil, channels, pad end, stride */
+                                 {14, 14, 3, 3, 1, 1, 16, 1, 1}, {13, 16, 3, 3, 0, 1, 3, 0, 1},
+                                 {9, 30, 3, 3, 1, 1, 17, 1, 1},  {17, 46, 3, 3, 1, 1, 5, 0, 1},
+                                 {11, 14, 3, 3, 2, 1, 4, 2, 1},  {10, 28, 3, 3, 2, 2, 6, 2, 1},
+                                 {12, 14, 5, 5, 2, 1, 3, 2, 1},  {6, 30, 1, 3, 0, 1, 2, 1, 1},
+                                 {1, 62, 3, 3, 1, 1, 3, 1, 1},   {25, 14, 3, 3, 1, 1, 2, 1, 1},
+                                 {8, 15, 3, 3, 1, 1, 3, 2, 1},   {7, 13, 3, 3, 3, 1, 2, 3, 1},
+                                 {28, 28, 3, 3, 1, 1, 3, 1, 2},  {19, 30, 3, 3, 1, 1, 2, 1, 2},
+                                 {30, 30, 3, 3, 0, 1, 2, 0, 2},  {17, 56, 3, 3, 1, 1, 17, 0, 2},
+                                 {36, 29, 3, 3, 1, 1, 2, 2, 2},  {3, 27, 3, 3, 1, 1, 2, 1, 2},
+                                 {21, 31, 3, 3, 2, 1, 2, 0, 2}};
     tu_conv_shape s;
     for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
         const int *c = cfg[i];
-        s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1 + i % 2, c[6], 1, 1, c[0], c[1], c[2], c[3], 1,
+        s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1 + i % 2, c[6], 1, 1, c[0], c[1], c[2], c[3], c[8],
                             c[4], c[5]);
         s.xkind = s.ykind = i % 4 == 3 ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
         s.pe[1] = c[7];

@@ -34,12 +34,13 @@ void DWCB_NAME(unpack)(size_t nc, size_t n1, size_t n2, const float *src, ptrdif
         }
 }
 
-void DWCB_NAME(flat)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, float *xp, size_t ph,
+void DWCB_NAME(flat)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, ptrdiff_t pfo, float *xp, size_t ph,
                      size_t pw, size_t p1, size_t p2, size_t ntap, const ptrdiff_t *toff,
                      const float *w, float *yf, size_t m1, size_t m2, float *y, ptrdiff_t ys1,
                      float alpha, float beta)
 {
     enum { L = PDNN_DWCB_LANES };
+    (void)pfo;
     const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
     const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
     for (size_t i = 0; i < r1; i++) {
@@ -70,5 +71,36 @@ void DWCB_NAME(flat)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, float 
             }
         else
             for (size_t p = 0; p < m2; p++) d[p] = alpha * s[p];
+    }
+}
+
+void DWCB_NAME(flat2)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, ptrdiff_t pfo, float *xp, size_t ph,
+                      size_t pw, size_t p1, size_t p2, const float *w, size_t m1, size_t m2,
+                      float *y, ptrdiff_t ys1, float alpha, float beta)
+{
+    (void)pfo;
+    const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
+    const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
+    for (size_t i = 0; i < r1; i++) {
+        float *restrict d = xp + (i + p1) * pw + p2;
+        const float *restrict s = x + (ptrdiff_t)i * xs1;
+        for (size_t j = 0; j < c1; j++) d[j] = s[j];
+    }
+    for (size_t o1 = 0; o1 < m1; o1++) {
+        float *restrict d = y + (ptrdiff_t)o1 * ys1;
+        for (size_t o2 = 0; o2 < m2; o2++) {
+            const float *restrict s = xp + 2 * o1 * pw + 2 * o2;
+            float a = 0;
+            for (size_t t = 0; t < 9; t++) {
+                const float m = w[t] * s[(t / 3) * pw + t % 3];
+                a = a + m;
+            }
+            float v = alpha * a;
+            if (beta != 0) {
+                const float u = beta * d[o2];
+                v = v + u;
+            }
+            d[o2] = v;
+        }
     }
 }

@@ -42,12 +42,23 @@
      * pw, zero outside the copy, written at row p1, column p2, clipped to ph x pw);       \
      * yf[f] = sum_{t < ntap} w[t] xp[f + toff[t]] for f < (m1 - 1) pw + m2 (taps t         \
      * increasing), y[o1 ys1 + o2] = alpha yf[o1 pw + o2] (+ beta y, as unpack) for         \
-     * o1 < m1, o2 < m2 <= pw. xp holds ph pw + 16 floats, yf m1 pw + 16. */                \
+     * o1 < m1, o2 < m2 <= pw. xp holds ph pw + 16 floats, yf m1 pw + 16. pfo != 0: the      \
+     * plane at x + pfo (the next one) is prefetched row by row. */                \
     void pdnn_f32_dwcb_flat__##isa(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,      \
-                                   float *xp, size_t ph, size_t pw, size_t p1, size_t p2,    \
+                                   ptrdiff_t pfo, float *xp, size_t ph, size_t pw, size_t p1, size_t p2,    \
                                    size_t ntap, const ptrdiff_t *toff, const float *w,       \
                                    float *yf, size_t m1, size_t m2, float *y, ptrdiff_t ys1, \
-                                   float alpha, float beta);
+                                   float alpha, float beta);                            \
+    /* One plane, 3 x 3 taps w[3 r1 + r2], stride 2, unit dilation: y[o1 ys1 + o2] =        \
+     * alpha sum w[3 r1 + r2] P(2 o1 + r1, 2 o2 + r2) (+ beta y) for o1 < m1, o2 < m2,      \
+     * where P is x's n1 x n2 plane (rows at xs1) zero-padded by p1 rows and p2 columns,  \
+     * read in ph x pw (pw a multiple of 32, >= 2 m2 + 2); taps in (r1, r2) order. xp:     \
+     * scratch of ph pw + 2 pw + 32 floats, zero on the first call of a geometry and left  \
+     * by each call as the next one needs it; pfo as flat. */                                           \
+    void pdnn_f32_dwcb_flat2__##isa(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,     \
+                                    ptrdiff_t pfo, float *xp, size_t ph, size_t pw, size_t p1, size_t p2,   \
+                                    const float *w, size_t m1, size_t m2, float *y,          \
+                                    ptrdiff_t ys1, float alpha, float beta);
 
 PDNN_DWCB_DECLARE(scalar)
 PDNN_DWCB_DECLARE(avx2)
@@ -62,9 +73,11 @@ typedef struct {
                  ptrdiff_t);
     void (*unpack)(size_t, size_t, size_t, const float *, ptrdiff_t, float *, ptrdiff_t,
                    ptrdiff_t, float, float);
-    void (*flat)(size_t, size_t, const float *, ptrdiff_t, float *, size_t, size_t, size_t,
+    void (*flat)(size_t, size_t, const float *, ptrdiff_t, ptrdiff_t, float *, size_t, size_t, size_t,
                  size_t, size_t, const ptrdiff_t *, const float *, float *, size_t, size_t,
                  float *, ptrdiff_t, float, float);
+    void (*flat2)(size_t, size_t, const float *, ptrdiff_t, ptrdiff_t, float *, size_t, size_t, size_t,
+                  size_t, const float *, size_t, size_t, float *, ptrdiff_t, float, float);
 } pdnn_f32_dwcb_ukernels;
 
 /* The kernels for pdnn_cpu_isa(). */

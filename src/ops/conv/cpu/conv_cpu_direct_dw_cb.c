@@ -21,8 +21,9 @@
  * or below the source are zeroed per band. The buffer's column padding is zeroed once
  * per thread: every band writes the same columns. Sums keep their order (bands split
  * outputs; backward filter adds the bands' pixels in row order).
- * Stride-1 forward and backward data on planes whose rows fill 16-lane vectors well
- * (widths 14, 28, 56: MobileNet-v2) skip the transposes: cb_flat, one plane at a time. */
+ * Stride-1 forward and backward data, stride-2 3x3 forward, on planes whose rows fill
+ * 16-lane vectors well (widths 14, 28, 56: MobileNet-v2) skip the transposes: cb_flat,
+ * one plane at a time. */
 #include <stdint.h>
 #include <string.h>
 
@@ -193,21 +194,30 @@ static void cb_prefetch(const float *p, int64_t nc, int64_t rows, int64_t cols, 
  * (o1, o2) the sum over the taps, in (r1, r2) order, of w * buffer[o1 pw + o2 + tap
  * offset] (the micro-kernel's flat sums; the positions past each row's m2 are dropped):
  * no channel transposes, one 16-lane multiply-add per tap and 16 positions. Backward
- * data reads dy padded by e - pad with the taps reversed. Threads split the (image,
- * channel) planes. False, touching nothing, when the problem is outside that set, the
- * padded plane exceeds CB_FLAT_FLOATS or the rows waste more than 1/8 of the lanes. */
+ * data reads dy padded by e - pad with the taps reversed. Forward 3x3 at stride 2: the
+ * buffer rows split into even and odd columns (pe each, pe >= m2 + 1 a multiple of 16),
+ * pixel (o1, o2) = sum over r1 of w(r1, 0) even(2 o1 + r1, o2) + w(r1, 1) odd(.., o2) +
+ * w(r1, 2) even(.., o2 + 1) (the micro-kernel flat2). Threads split the (image, channel)
+ * planes; each plane's kernel prefetches the next one's rows. False, touching nothing,
+ * when the problem is outside that set, the padded plane exceeds CB_FLAT_FLOATS or the
+ * rows waste more than 1/8 of the lanes. */
 static bool cb_flat(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool bwd,
                     const float *src, const float *w, float *dst, float alpha, float beta,
                     int nthreads)
 {
-    if (G->str[1] != 1 || G->str[2] != 1) return false;
     const int64_t kh = G->kern[1], kw = G->kern[2];
     const int64_t e1 = (kh - 1) * G->dil[1], e2 = (kw - 1) * G->dil[2];
     const int64_t n1 = bwd ? G->out[1] : G->in[1], n2 = bwd ? G->out[2] : G->in[2];
     const int64_t m1 = bwd ? G->in[1] : G->out[1], m2 = bwd ? G->in[2] : G->out[2];
     const int64_t p1 = bwd ? e1 - G->pad[1] : G->pad[1], p2 = bwd ? e2 - G->pad[2] : G->pad[2];
-    const int64_t ph = m1 + e1, pw = (m2 + e2 + L - 1) / L * L, nxp = ph * pw + L;
-    if (p1 < 0 || p2 < 0 || 8 * m2 < 7 * pw || nxp > CB_FLAT_FLOATS) return false;
+    /* stride 2 (forward 3x3): rows of pw = 2 pe, pe >= m2 + 1 even and odd columns */
+    const bool s2 = !bwd && G->str[1] == 2 && G->str[2] == 2 && kh == 3 && kw == 3 &&
+                    G->dil[1] == 1 && G->dil[2] == 1;
+    if (!s2 && (G->str[1] != 1 || G->str[2] != 1)) return false;
+    const int64_t pe = (m2 + 1 + L - 1) / L * L;
+    const int64_t ph = s2 ? 2 * m1 + 1 : m1 + e1, pw = s2 ? 2 * pe : (m2 + e2 + L - 1) / L * L;
+    const int64_t nxp = s2 ? ph * pw + 2 * pw + 2 * L : ph * pw + L;
+    if (p1 < 0 || p2 < 0 || 8 * m2 < 7 * (s2 ? pe : pw) || nxp > CB_FLAT_FLOATS) return false;
     const int64_t *ss = bwd ? G->ys : G->xs, *ds = bwd ? G->xs : G->ys;
     const int64_t T = kh * kw, C = p->g, units = p->n * C;
     ptrdiff_t toff[CB_TAPS];
@@ -229,7 +239,16 @@ static bool cb_flat(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
         for (int64_t u = u0; u < u1; u++) {
             const int64_t n = u / C, c = u % C;
             for (int64_t t = 0; t < T; t++) wt[t] = w[c * G->ws[0] + wo[t]];
-            uk->flat((size_t)n1, (size_t)n2, src + n * ss[0] + c * ss[1], (ptrdiff_t)ss[3], buf,
+            const int64_t un = (u + 1) / C, uc = (u + 1) % C;
+            const ptrdiff_t pfo = (ptrdiff_t)(u + 1 < u1
+                                                  ? (un - n) * ss[0] + (uc - c) * ss[1] : 0);
+            if (s2) {
+                uk->flat2((size_t)n1, (size_t)n2, src + n * ss[0] + c * ss[1], (ptrdiff_t)ss[3],
+                          pfo, buf, (size_t)ph, (size_t)pw, (size_t)p1, (size_t)p2, wt, (size_t)m1,
+                          (size_t)m2, dst + n * ds[0] + c * ds[1], (ptrdiff_t)ds[3], alpha, beta);
+                continue;
+            }
+            uk->flat((size_t)n1, (size_t)n2, src + n * ss[0] + c * ss[1], (ptrdiff_t)ss[3], pfo, buf,
                      (size_t)ph, (size_t)pw, (size_t)p1, (size_t)p2, (size_t)T, toff, wt,
                      buf + nxp, (size_t)m1, (size_t)m2, dst + n * ds[0] + c * ds[1],
                      (ptrdiff_t)ds[3], alpha, beta);
