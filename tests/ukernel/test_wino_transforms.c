@@ -14,9 +14,9 @@
  *    both, every column and none, zero rows at the top, the bottom, all and none: exact,
  *    the rows read between guards, gaps untouched;
  *  - inter (the output dealer): every column count 0..140 (the masked 64-column blocks
- *    of AVX-512, cut last tiles), beta 0 (NaN in d must not leak) and beta != 0, row
- *    strides ss of n/4 lanes and more: alpha * s then + beta * d rounded as two
- *    operations (bitwise), the columns past n untouched;
+ *    of AVX-512, cut last tiles), 0 to 4 output rows, beta 0 (NaN in d must not leak)
+ *    and beta != 0, lane-row strides ss of n/4 lanes and more: alpha * s then + beta * d
+ *    rounded as two operations (bitwise), the columns past n and the gaps untouched;
  *  - the composition: out(flt(g) . in(d)) is the 2-d correlation of d and g, and
  *    fltinv(in(d) . dyt(dy)) is the gradient sum_ij dy[i][j] d[i + r][j + s]
  *    (f64 within 1e-13 relative, f32 within 1e-5). */
@@ -384,12 +384,16 @@ static void check_deintz(const variant *v, const kset *k, pdnnDataType_t t, size
     free(df);
 }
 
-/* inter: d[k] == alpha * s[(k % 4) * ss + k / 4] (+ beta * d[k] when beta != 0) for
- * k < n, rounded as the kernel documents (bitwise); d[k] for k >= n untouched; with
- * beta == 0 d starts as NaN. s holds exactly the 3 * ss + ceil(n / 4) elements read. */
-static void check_inter(const kset *k, pdnnDataType_t t, size_t n, ptrdiff_t ss, double beta)
+/* inter: d[i * drs + k] == alpha * s[(4 i + k % 4) * ss + k / 4] (+ beta * d[..] when
+ * beta != 0) for i < nrow, k < n, rounded as the kernel documents (bitwise); the rest
+ * of d (columns past n, the gaps between rows) untouched; with beta == 0 the written
+ * part of d starts as NaN. s holds exactly the 15 * ss + ceil(n / 4) elements read. */
+static void check_inter(const kset *k, pdnnDataType_t t, size_t n, size_t nrow, ptrdiff_t ss,
+                        double beta)
 {
-    const size_t nl = (n + 3) / 4, ns = 3 * (size_t)ss + nl + 1, nd = n + 5;
+    const size_t nl = (n + 3) / 4, ns = 15 * (size_t)ss + nl + 1;
+    const ptrdiff_t drs = (ptrdiff_t)n + 5;
+    const size_t nd = 4 * (size_t)drs;
     const double alpha = 0.75;
     double *src = malloc(ns * sizeof(double)), *dst = malloc(nd * sizeof(double));
     double *d0 = malloc(nd * sizeof(double));
@@ -400,20 +404,23 @@ static void check_inter(const kset *k, pdnnDataType_t t, size_t n, ptrdiff_t ss,
         src[i] = t == PDNN_DATA_FLOAT ? (double)sf[i] : src[i];
     }
     for (size_t i = 0; i < nd; i++) {
-        d0[i] = i < n && beta == 0 ? NAN : (double)(rand() % 2001 - 1000) / 32.0 + 0.1;
+        const bool w = i % (size_t)drs < n && i / (size_t)drs < nrow; /* written */
+        d0[i] = w && beta == 0 ? NAN : (double)(rand() % 2001 - 1000) / 32.0 + 0.1;
         df[i] = (float)d0[i];
         d0[i] = t == PDNN_DATA_FLOAT ? (double)df[i] : d0[i];
         dst[i] = d0[i];
     }
     if (t == PDNN_DATA_FLOAT)
-        k->f32_inter(n, sf, ss, df, (float)alpha, (float)beta);
+        k->f32_inter(n, nrow, sf, ss, df, drs, (float)alpha, (float)beta);
     else
-        k->f64_inter(n, src, ss, dst, alpha, beta);
+        k->f64_inter(n, nrow, src, ss, dst, drs, alpha, beta);
     int bad = 0;
     for (size_t i = 0; i < nd; i++) {
-        const double sv = i < n ? src[(i % 4) * (size_t)ss + i / 4] : 0;
+        const size_t row = i / (size_t)drs, c = i % (size_t)drs;
+        const bool w = c < n && row < nrow;
+        const double sv = w ? src[(4 * row + c % 4) * (size_t)ss + c / 4] : 0;
         double want;
-        if (i >= n)
+        if (!w)
             want = d0[i];
         else if (t == PDNN_DATA_FLOAT) {
             const float r = (float)alpha * (float)sv;
@@ -426,8 +433,8 @@ static void check_inter(const kset *k, pdnnDataType_t t, size_t n, ptrdiff_t ss,
         if (!(got == want || (isnan(got) && isnan(want)))) bad++;
     }
     char what[128];
-    snprintf(what, sizeof what, "%s inter %s n=%zu ss=%td beta=%g", k->name,
-             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, ss, beta);
+    snprintf(what, sizeof what, "%s inter %s n=%zu nrow=%zu ss=%td beta=%g", k->name,
+             t == PDNN_DATA_FLOAT ? "f32" : "f64", n, nrow, ss, beta);
     TU_CHECK(bad == 0, what);
     free(src);
     free(dst);
@@ -474,9 +481,10 @@ int main(void)
                 }
                 for (size_t n = 0; n <= 140; n++) {
                     const ptrdiff_t nl = (ptrdiff_t)(n + 3) / 4;
-                    check_inter(k, t, n, nl, 0.0);
-                    check_inter(k, t, n, nl + 5, 0.0);
-                    check_inter(k, t, n, 64, -1.25);
+                    check_inter(k, t, n, 4, nl, 0.0);
+                    check_inter(k, t, n, 1 + n % 4, nl + 5, 0.0);
+                    check_inter(k, t, n, 4 - n % 4, 64, -1.25);
+                    check_inter(k, t, n, n % 5, nl + 1, 2.0);
                 }
             }
         }

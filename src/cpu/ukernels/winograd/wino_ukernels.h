@@ -23,10 +23,11 @@
  *           (row r0, column lo; nothing else outside rows r0 .. r1 - 1, columns
  *           lo .. hi - 1 is read)
  *   inter (its own signature, pdnn_<type>_wino_inter_fn): the inverse of deint for the
- *           output side, the 4 columns of each output tile of one tile row back into a
- *           row of y: for k < n (columns), r = alpha * s[(k % 4) * ss + k / 4], then
- *           d[k] = r when beta == 0 (d never read), else d[k] = r + beta * d[k]
- *           (unit-stride d; n need not be a multiple of 4: the last tile cut)
+ *           output side, the 4 columns of each output tile of a run of tiles back into
+ *           rows of y: for i < nrow (<= 4, output rows), k < n (columns),
+ *           r = alpha * s[(4 i + k % 4) * ss + k / 4], then d[i * drs + k] = r when
+ *           beta == 0 (d never read), else r + beta * d[i * drs + k] (unit-stride rows;
+ *           n need not be a multiple of 4: the last tile cut)
  * Each output is one fixed expression of its inputs (no FMA contraction under -std=c11),
  * the same for every lane, so results never depend on how lanes are grouped; they may
  * differ between ISA levels (vector width only; same operations). s and d must not
@@ -47,10 +48,10 @@ typedef void (*pdnn_f32_wino_deintz_fn)(size_t n, const float *s, ptrdiff_t rs, 
 typedef void (*pdnn_f64_wino_deintz_fn)(size_t n, const double *s, ptrdiff_t rs, ptrdiff_t r0,
                                         ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi, double *d,
                                         ptrdiff_t ds);
-typedef void (*pdnn_f32_wino_inter_fn)(size_t n, const float *s, ptrdiff_t ss, float *d,
-                                       float alpha, float beta);
-typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, double *d,
-                                       double alpha, double beta);
+typedef void (*pdnn_f32_wino_inter_fn)(size_t n, size_t nrow, const float *s, ptrdiff_t ss,
+                                       float *d, ptrdiff_t drs, float alpha, float beta);
+typedef void (*pdnn_f64_wino_inter_fn)(size_t n, size_t nrow, const double *s, ptrdiff_t ss,
+                                       double *d, ptrdiff_t drs, double alpha, double beta);
 
 #define PDNN_F32_WINO_UKERNEL(name) \
     void name(size_t n, const float *restrict s, ptrdiff_t ss, float *restrict d, ptrdiff_t ds)
@@ -70,8 +71,9 @@ typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, 
     void pdnn_f32_wino##v##_deintz__##isa(size_t n, const float *restrict s, ptrdiff_t rs, \
                                           ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, \
                                           ptrdiff_t hi, float *restrict d, ptrdiff_t ds); \
-    void pdnn_f32_wino##v##_inter__##isa(size_t n, const float *restrict s, ptrdiff_t ss, \
-                                         float *restrict d, float alpha, float beta)
+    void pdnn_f32_wino##v##_inter__##isa(size_t n, size_t nrow, const float *restrict s, \
+                                         ptrdiff_t ss, float *restrict d, ptrdiff_t drs, \
+                                         float alpha, float beta)
 #define PDNN_F64_WINO_SET(v, isa)                          \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_in__##isa);   \
     PDNN_F64_WINO_UKERNEL(pdnn_f64_wino##v##_flt__##isa);  \
@@ -82,8 +84,9 @@ typedef void (*pdnn_f64_wino_inter_fn)(size_t n, const double *s, ptrdiff_t ss, 
     void pdnn_f64_wino##v##_deintz__##isa(size_t n, const double *restrict s, ptrdiff_t rs, \
                                           ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, \
                                           ptrdiff_t hi, double *restrict d, ptrdiff_t ds); \
-    void pdnn_f64_wino##v##_inter__##isa(size_t n, const double *restrict s, ptrdiff_t ss, \
-                                         double *restrict d, double alpha, double beta)
+    void pdnn_f64_wino##v##_inter__##isa(size_t n, size_t nrow, const double *restrict s, \
+                                         ptrdiff_t ss, double *restrict d, ptrdiff_t drs, \
+                                         double alpha, double beta)
 
 /* Plain C compiled for baseline x86-64 (SSE2), for AVX2 + FMA3 and for AVX-512 (gcc
  * vectorizes the lanes at each width). */

@@ -296,9 +296,10 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
 
 /* Blends the 4x4 output tiles O (element k of lane l at O[k * nr + l]) of tiles
  * tile0 .. tile0 + nl - 1 into output channel kk: y = alpha * O + beta * y. Per run of
- * tiles of one tile row and per output row: the transform set's inter kernel deals the
- * run's 4 rows of lanes straight into y's row where its columns are contiguous (the
- * last tile cut by the right edge included), else into a row buffer then blended. */
+ * tiles of one tile row: where y's columns are contiguous, one call of the transform
+ * set's inter kernel deals the run's output rows (up to 4: the bottom edge) straight into
+ * y (the last tile cut by the right edge included); else per row into a row buffer,
+ * then blended. */
 PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
                              int64_t tile0, int64_t nl, int nr, char *y, double alpha,
                              double beta, size_t es)
@@ -309,28 +310,32 @@ PDNN_INLINE void scatter_out(const pdnn_wino_geom *g, const char *O, int64_t kk,
         const wino_run r = run_at(g, tile0 + l, nl - l);
         const int64_t w0 = 4 * r.tx;
         const int64_t wc = g->ow - w0 < 4 * r.len ? g->ow - w0 : 4 * r.len;
-        for (int i = 0; i < 4 && 4 * r.ty + i < g->oh; i++) {
-            const int64_t off =
-                r.n * g->ys[0] + kk * g->ys[1] + (4 * r.ty + i) * g->ys[2] + w0 * g->ys[3];
-            if (kk + 1 < g->g * g->kg && direct) /* the next unit's rows */
-                prefetch_row(y + (off + g->ys[1]) * (int64_t)es, wc * (int64_t)es, 1);
+        const int64_t nrow = g->oh - 4 * r.ty < 4 ? g->oh - 4 * r.ty : 4;
+        const int64_t off = r.n * g->ys[0] + kk * g->ys[1] + 4 * r.ty * g->ys[2] + w0 * g->ys[3];
+        if (direct) {
+            if (kk + 1 < g->g * g->kg) /* the next unit's rows */
+                for (int64_t i = 0; i < nrow; i++)
+                    prefetch_row(y + (off + g->ys[1] + i * g->ys[2]) * (int64_t)es,
+                                 wc * (int64_t)es, 1);
+            if (es == sizeof(float))
+                g->tk->f32_inter((size_t)wc, (size_t)nrow, (const float *)O + l, nr,
+                                 (float *)y + off, g->ys[2], (float)alpha, (float)beta);
+            else
+                g->tk->f64_inter((size_t)wc, (size_t)nrow, (const double *)O + l, nr,
+                                 (double *)y + off, g->ys[2], alpha, beta);
+            l += r.len;
+            continue;
+        }
+        for (int64_t i = 0; i < nrow; i++) {
+            const int64_t oi = off + i * g->ys[2];
             if (es == sizeof(float)) {
-                const float *o = (const float *)O + 4 * i * nr + l;
-                if (direct) {
-                    g->tk->f32_inter((size_t)wc, o, nr, (float *)y + off, (float)alpha,
-                                     (float)beta);
-                } else {
-                    g->tk->f32_inter((size_t)wc, o, nr, rb.f, (float)alpha, 0.0f);
-                    blend_f32(wc, rb.f, (float *)y + off, g->ys[3], (float)beta);
-                }
+                g->tk->f32_inter((size_t)wc, 1, (const float *)O + 4 * i * nr + l, nr, rb.f, 0,
+                                 (float)alpha, 0.0f);
+                blend_f32(wc, rb.f, (float *)y + oi, g->ys[3], (float)beta);
             } else {
-                const double *o = (const double *)O + 4 * i * nr + l;
-                if (direct) {
-                    g->tk->f64_inter((size_t)wc, o, nr, (double *)y + off, alpha, beta);
-                } else {
-                    g->tk->f64_inter((size_t)wc, o, nr, rb.d, alpha, 0.0);
-                    blend_f64(wc, rb.d, (double *)y + off, g->ys[3], beta);
-                }
+                g->tk->f64_inter((size_t)wc, 1, (const double *)O + 4 * i * nr + l, nr, rb.d, 0,
+                                 alpha, 0.0);
+                blend_f64(wc, rb.d, (double *)y + oi, g->ys[3], beta);
             }
         }
         l += r.len;
