@@ -104,3 +104,33 @@ void DWCB_NAME(flat2)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, ptrdi
         }
     }
 }
+
+void DWCB_NAME(flatw)(size_t n1, size_t n2, const float *x, ptrdiff_t xs1, ptrdiff_t pfo,
+                      float *xp, size_t ph, size_t pw, size_t p1, size_t p2, size_t ntap,
+                      const ptrdiff_t *toff, const float *dy, ptrdiff_t ds1, size_t m1,
+                      size_t m2, float *acc)
+{
+    enum { L = PDNN_DWCB_LANES };
+    (void)pfo;
+    const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
+    const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
+    for (size_t i = 0; i < r1; i++) {
+        float *restrict d = xp + (i + p1) * pw + p2;
+        const float *restrict s = x + (ptrdiff_t)i * xs1;
+        for (size_t j = 0; j < c1; j++) d[j] = s[j];
+    }
+    for (size_t t = 0; t < ntap; t++) {
+        float *restrict a = acc + t * L;
+        for (size_t c = 0; c < m2; c += L) {
+            const size_t nl = m2 - c < L ? m2 - c : L;
+            for (size_t o1 = 0; o1 < m1; o1++) {
+                const float *restrict dr = dy + (ptrdiff_t)o1 * ds1 + c;
+                const float *restrict xr = xp + o1 * pw + c + toff[t];
+                for (size_t l = 0; l < nl; l++) {
+                    const float m = dr[l] * xr[l];
+                    a[l] = a[l] + m;
+                }
+            }
+        }
+    }
+}

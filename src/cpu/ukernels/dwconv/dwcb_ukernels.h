@@ -58,7 +58,16 @@
     void pdnn_f32_dwcb_flat2__##isa(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,     \
                                     ptrdiff_t pfo, float *xp, size_t ph, size_t pw, size_t p1, size_t p2,   \
                                     const float *w, size_t m1, size_t m2, float *y,          \
-                                    ptrdiff_t ys1, float alpha, float beta);
+                                    ptrdiff_t ys1, float alpha, float beta);                \
+    /* Backward filter of one plane flat (stride 1): xp as flat (x copied, pfo likewise);   \
+     * acc[16 t + l] += dy[o1 ds1 + c + l] xp[o1 pw + c + l + toff[t]] for o1 < m1, pieces   \
+     * c = 0, 16, .. < m2, lanes with c + l < m2 (the others unchanged), in the order       \
+     * (c, o1) increasing for each t. */                                                    \
+    void pdnn_f32_dwcb_flatw__##isa(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,     \
+                                    ptrdiff_t pfo, float *xp, size_t ph, size_t pw,          \
+                                    size_t p1, size_t p2, size_t ntap, const ptrdiff_t *toff, \
+                                    const float *dy, ptrdiff_t ds1, size_t m1, size_t m2,    \
+                                    float *acc);
 
 PDNN_DWCB_DECLARE(scalar)
 PDNN_DWCB_DECLARE(avx2)
@@ -78,6 +87,9 @@ typedef struct {
                  float *, ptrdiff_t, float, float);
     void (*flat2)(size_t, size_t, const float *, ptrdiff_t, ptrdiff_t, float *, size_t, size_t, size_t,
                   size_t, const float *, size_t, size_t, float *, ptrdiff_t, float, float);
+    void (*flatw)(size_t, size_t, const float *, ptrdiff_t, ptrdiff_t, float *, size_t, size_t,
+                  size_t, size_t, size_t, const ptrdiff_t *, const float *, ptrdiff_t, size_t,
+                  size_t, float *);
 } pdnn_f32_dwcb_ukernels;
 
 /* The kernels for pdnn_cpu_isa(). */

@@ -5,7 +5,9 @@
  * lanes of 4 vectors and transposed within the lanes (8 shuffles per 4 pixels); flat:
  * 3x3 taps on rows of a multiple of 16 floats by aligned loads and permutes shared by
  * the 3 output rows that read a buffer row, other taps by unaligned loads; flat2: x rows
- * split into even and odd columns by two-source permutes as they are read. */
+ * split into even and odd columns by two-source permutes as they are read; flatw: the
+ * backward filter's 9 tap sums in registers, each buffer row's shifted vectors times the
+ * last 3 dy rows. */
 #include <immintrin.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -490,5 +492,100 @@ void pdnn_f32_dwcb_flat2__avx512(size_t n1, size_t n2, const float *x, ptrdiff_t
             default: break;
             }
         }
+    }
+}
+
+/* flatw, 3 x 3 taps at unit dilation on rows of a multiple of 16: one 16-column piece, the
+ * buffer rows k in order, each row's 3 shifted vectors (as r33_blk) times the dy rows
+ * k - r1 (the last 3 kept) into the 9 accumulators (registers). */
+#define W33_ROW(k)                                                                          \
+    const float *r_ = xc + (k) * pw;                                                        \
+    const __m512 v0 = _mm512_load_ps(r_), vn_ = _mm512_load_ps(r_ + L);                     \
+    const __m512 v1 = _mm512_permutex2var_ps(v0, i1, vn_);                                  \
+    const __m512 v2 = _mm512_permutex2var_ps(v0, i2, vn_)
+#define W33_FMA(d, a0, a1, a2)                                                              \
+    a0 = _mm512_mask3_fmadd_ps(d, v0, a0, km);                                              \
+    a1 = _mm512_mask3_fmadd_ps(d, v1, a1, km);                                              \
+    a2 = _mm512_mask3_fmadd_ps(d, v2, a2, km)
+
+AI void w33_piece(__m512 *a, __m512i i1, __m512i i2, const float *xc, size_t pw,
+                  const float *dc, ptrdiff_t ds1, size_t m1, __mmask16 km)
+{
+    __m512 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6],
+           a7 = a[7], a8 = a[8];
+    __m512 d0 = _mm512_setzero_ps(), d1 = d0, d2 = d0;
+    size_t k = 0;
+    for (; k < 2 && k < m1; k++) { /* rows 0, 1: dy rows k (r1 0), k - 1 (r1 1) */
+        W33_ROW(k);
+        d1 = d0;
+        d0 = _mm512_maskz_loadu_ps(km, dc + (ptrdiff_t)k * ds1);
+        W33_FMA(d0, a0, a1, a2);
+        if (k == 1) {
+            W33_FMA(d1, a3, a4, a5);
+        }
+    }
+    for (; k < m1; k++) { /* all three */
+        W33_ROW(k);
+        d2 = d1;
+        d1 = d0;
+        d0 = _mm512_maskz_loadu_ps(km, dc + (ptrdiff_t)k * ds1);
+        W33_FMA(d0, a0, a1, a2);
+        W33_FMA(d1, a3, a4, a5);
+        W33_FMA(d2, a6, a7, a8);
+    }
+    for (; k < m1 + 2; k++) { /* past dy's rows: dy rows k - 1 (when < m1), k - 2 */
+        W33_ROW(k);
+        d2 = d1;
+        d1 = d0;
+        if (k < m1 + 1) {
+            W33_FMA(d1, a3, a4, a5);
+        }
+        if (k >= 2) {
+            W33_FMA(d2, a6, a7, a8);
+        }
+    }
+    a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3, a[4] = a4, a[5] = a5, a[6] = a6, a[7] = a7;
+    a[8] = a8;
+}
+#undef W33_ROW
+#undef W33_FMA
+
+void pdnn_f32_dwcb_flatw__avx512(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,
+                                 ptrdiff_t pfo, float *xp, size_t ph, size_t pw, size_t p1,
+                                 size_t p2, size_t ntap, const ptrdiff_t *toff, const float *dy,
+                                 ptrdiff_t ds1, size_t m1, size_t m2, float *acc)
+{
+    const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
+    const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
+    for (size_t i = 0; i < r1; i++) {
+        float *d = xp + (i + p1) * pw + p2;
+        const float *s = x + (ptrdiff_t)i * xs1;
+        if (pfo) prefetch_row(s + pfo, n2);
+        for (size_t j = 0; j < c1; j += L) {
+            const __mmask16 k = mask16(c1 - j);
+            _mm512_mask_storeu_ps(d + j, k, _mm512_maskz_loadu_ps(k, s + j));
+        }
+    }
+    if (is_r33(ntap, toff, pw) && ((uintptr_t)xp & 63) == 0) {
+        __m512 a[9];
+        for (int t = 0; t < 9; t++) a[t] = _mm512_loadu_ps(acc + t * L);
+        const __m512i i1 = _mm512_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        const __m512i i2 = _mm512_add_epi32(i1, _mm512_set1_epi32(1));
+        for (size_t c = 0; c < m2; c += L)
+            w33_piece(a, i1, i2, xp + c, pw, dy + c, ds1, m1, mask16(m2 - c));
+        for (int t = 0; t < 9; t++) _mm512_storeu_ps(acc + t * L, a[t]);
+        return;
+    }
+    for (size_t t = 0; t < ntap; t++) {
+        __m512 a = _mm512_loadu_ps(acc + t * L);
+        for (size_t c = 0; c < m2; c += L) {
+            const __mmask16 km = mask16(m2 - c);
+            for (size_t o1 = 0; o1 < m1; o1++) {
+                const __m512 dv = _mm512_maskz_loadu_ps(km, dy + (ptrdiff_t)o1 * ds1 + c);
+                const __m512 xv = _mm512_maskz_loadu_ps(km, xp + o1 * pw + c + toff[t]);
+                a = _mm512_mask3_fmadd_ps(dv, xv, a, km);
+            }
+        }
+        _mm512_storeu_ps(acc + t * L, a);
     }
 }

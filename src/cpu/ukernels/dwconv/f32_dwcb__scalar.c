@@ -53,13 +53,16 @@ void pdnn_f32_dwcb_bwdf__scalar(size_t n1, size_t n2, size_t ntap, const ptrdiff
 static const pdnn_f32_dwcb_ukernels tab[] = {
     {pdnn_f32_dwcb_conv__scalar, pdnn_f32_dwcb_bwdf__scalar, pdnn_f32_dwcb_pack__scalar,
      pdnn_f32_dwcb_unpack__scalar, pdnn_f32_dwcb_flat__scalar,
-     pdnn_f32_dwcb_flat2__scalar},
+     pdnn_f32_dwcb_flat2__scalar,
+     pdnn_f32_dwcb_flatw__scalar},
     {pdnn_f32_dwcb_conv__avx2, pdnn_f32_dwcb_bwdf__avx2, pdnn_f32_dwcb_pack__avx2,
      pdnn_f32_dwcb_unpack__avx2, pdnn_f32_dwcb_flat__avx2,
-     pdnn_f32_dwcb_flat2__avx2},
+     pdnn_f32_dwcb_flat2__avx2,
+     pdnn_f32_dwcb_flatw__avx2},
     {pdnn_f32_dwcb_conv__avx512, pdnn_f32_dwcb_bwdf__avx512, pdnn_f32_dwcb_pack__avx512,
      pdnn_f32_dwcb_unpack__avx512, pdnn_f32_dwcb_flat__avx512,
-     pdnn_f32_dwcb_flat2__avx512},
+     pdnn_f32_dwcb_flat2__avx512,
+     pdnn_f32_dwcb_flatw__avx512},
 };
 
 const pdnn_f32_dwcb_ukernels *pdnn_f32_dwcb_select(void)

@@ -23,7 +23,8 @@
  * outputs; backward filter adds the bands' pixels in row order).
  * Stride-1 forward and backward data, stride-2 3x3 forward, on planes whose rows fill
  * 16-lane vectors well (widths 14, 28, 56: MobileNet-v2) skip the transposes: cb_flat,
- * one plane at a time. */
+ * one plane at a time; so does the stride-1 backward filter of such planes up to 8 KiB
+ * padded (cb_flatw). */
 #include <stdint.h>
 #include <string.h>
 
@@ -40,6 +41,8 @@
 /* The flat path's padded plane at most (L1: larger planes run faster in channel blocks,
  * whose bands stay there). */
 #define CB_FLAT_FLOATS ((int64_t)(32 << 10) / (int64_t)sizeof(float))
+/* The same for the backward filter (MobileNet-v2 56x56: the channel blocks are faster). */
+#define CB_FLATW_FLOATS ((int64_t)(8 << 10) / (int64_t)sizeof(float))
 #define CB_TAPS 64                    /* filter taps at most */
 #define CB_SMAX 8                     /* strides at most (backward data phases) */
 #define CB_FLOATS ((int64_t)(CB_BYTES / sizeof(float)))
@@ -420,12 +423,72 @@ bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     return true;
 }
 
+/* Stride-1 backward filter, flat (as cb_flat's forward): threads split blocks of 16
+ * channels; for each image in order, each channel's x plane copied padded and its dy
+ * plane read in place by the micro-kernel flatw, which adds 16 lanes a tap (lane l: the
+ * positions l modulo 16 of each row piece) into that channel's sums; the lanes then
+ * summed in order. Every sum: images, then pixels, in one order fixed by the problem. */
+static bool cb_flatw(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const float *x,
+                     const float *dy, float *dw, float alpha, float beta, int nthreads)
+{
+    if (G->str[1] != 1 || G->str[2] != 1) return false;
+    const int64_t kh = G->kern[1], kw = G->kern[2];
+    const int64_t e1 = (kh - 1) * G->dil[1], e2 = (kw - 1) * G->dil[2];
+    const int64_t m1 = G->out[1], m2 = G->out[2], p1 = G->pad[1], p2 = G->pad[2];
+    const int64_t ph = m1 + e1, pw = (m2 + e2 + L - 1) / L * L, nxp = ph * pw + L;
+    if (8 * m2 < 7 * pw || nxp > CB_FLATW_FLOATS) return false;
+    const int64_t T = kh * kw, C = p->g;
+    ptrdiff_t toff[CB_TAPS];
+    for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+        for (int64_t r2 = 0; r2 < kw; r2++, t++)
+            toff[t] = (ptrdiff_t)(r1 * G->dil[1] * pw + r2 * G->dil[2]);
+    const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
+    const int64_t nblk = (C + L - 1) / L;
+    const int nt = cb_threads(nthreads, nblk, (double)p->n * C * m1 * m2 * T);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        _Alignas(64) float buf[CB_FLOATS]; /* padded plane, then 16 channels' sums */
+        for (int64_t j = 0; j < nxp; j++) buf[j] = 0;
+        float *acc = buf + (nxp + L - 1) / L * L;
+        int64_t b0, b1;
+        pdnn_par_share(nblk, &b0, &b1);
+        for (int64_t blk = b0; blk < b1; blk++) {
+            const int64_t c0 = blk * L, nc = cb_min(L, C - c0);
+            for (int64_t j = 0; j < nc * T * L; j++) acc[j] = 0;
+            for (int64_t n = 0; n < p->n; n++) /* channels contiguous in memory */
+                for (int64_t c = c0; c < c0 + nc; c++) {
+                    const ptrdiff_t pfo = (ptrdiff_t)(c + 1 < c0 + nc ? G->xs[1] : 0);
+                    uk->flatw((size_t)G->in[1], (size_t)G->in[2], x + n * G->xs[0] + c * G->xs[1],
+                              (ptrdiff_t)G->xs[3], pfo, buf, (size_t)ph, (size_t)pw, (size_t)p1,
+                              (size_t)p2, (size_t)T, toff, dy + n * G->ys[0] + c * G->ys[1],
+                              (ptrdiff_t)G->ys[3], (size_t)m1, (size_t)m2, acc + (c - c0) * T * L);
+                }
+            for (int64_t c = c0; c < c0 + nc; c++)
+                for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
+                    for (int64_t r2 = 0; r2 < kw; r2++, t++) {
+                        const float *a = acc + ((c - c0) * T + t) * L;
+                        float sum = 0;
+                        for (int64_t l = 0; l < L; l++) sum += a[l];
+                        float *o = dw + cb_woff(p, G, c, r1, r2);
+                        float v = alpha * sum;
+                        if (beta != 0) {
+                            const float u = beta * *o;
+                            v = v + u;
+                        }
+                        *o = v;
+                    }
+        }
+    }
+    return true;
+}
+
 bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
                           float *dw, float alpha, float beta, int nthreads)
 {
     pdnn_conv_geom3 G;
     pdnn_conv_widen(p, &G);
     if (!cb_applies(p, &G)) return false;
+    if (cb_flatw(p, &G, x, dy, dw, alpha, beta, nthreads)) return true;
     const int64_t OH = G.out[1], OW = G.out[2], kh = G.kern[1], kw = G.kern[2];
     const int64_t s1 = G.str[1], ext = (kh - 1) * G.dil[1] + 1;
     const cb_src S = {G.in[1], G.in[2], G.xs[3], G.xs[1], G.pad[1], G.pad[2],
