@@ -382,14 +382,29 @@ PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t g
             toff[R * r + s] =
                 (g->rot ? R - 1 - r : r) * g->wrs + (g->rot ? R - 1 - s : s) * g->wss;
     const int64_t e0 = chunk * L, ne = g->cg * panel - e0 < L ? g->cg * panel - e0 : L;
+    /* lane l: input channel i, output channel o (counters, no division per lane) */
+    int64_t i = e0 / panel, oo = e0 % panel;
+    if (e0 + L < g->cg * panel) { /* the next chunk's filter taps (scattered in backward
+                                   * data's filter: K and C swapped) */
+        const int64_t i1 = (e0 + L) / panel, i2 = (e0 + 2 * L - 1) / panel;
+        const int64_t oa = p * panel, ob = (p + 1) * panel < g->kg ? (p + 1) * panel : g->kg;
+        for (int64_t ii = i1; ii <= i2 && ii < g->cg; ii++)
+            for (int64_t o = oa; o < ob; o++) {
+                const char *q = w + (grp * g->wgs + o * g->wos + ii * g->wis) * (int64_t)es;
+                __builtin_prefetch(q + toff[0] * (int64_t)es, 0, 2);
+                __builtin_prefetch(q + toff[ntap - 1] * (int64_t)es, 0, 2);
+            }
+    }
     for (int64_t l = 0; l < ne; l++) {
-        const int64_t i = (e0 + l) / panel, o = p * panel + (e0 + l) % panel;
+        const int64_t o = p * panel + oo;
         const int64_t off = grp * g->wgs + o * g->wos + i * g->wis;
-        for (int k = 0; k < ntap; k++) {
-            if (o < g->kg)
-                pdnn_wino_copy_el(gp, k * L + l, w, off + toff[k], es);
-            else
-                pdnn_wino_zero_el(gp, k * L + l, es);
+        if (o >= g->kg)
+            for (int k = 0; k < ntap; k++) pdnn_wino_zero_el(gp, k * L + l, es);
+        else
+            for (int k = 0; k < ntap; k++) pdnn_wino_copy_el(gp, k * L + l, w, off + toff[k], es);
+        if (++oo == panel) {
+            oo = 0;
+            i++;
         }
     }
     pdnn_wino_transform(g, PDNN_WINO_FLT, (size_t)ne, gp, L,
