@@ -364,7 +364,8 @@ static void test_dw_bands(void)
  * 5x5, 1x3, flip, KRSC, gapped rows, partial channel blocks; backward data padding
  * wider than the kernel extent (refused: channel blocks). Stride-2 3x3 forward (even
  * and odd columns split; its backward passes: channel blocks): 14, 15, 28 outputs a
- * row, x columns and rows no output reads, padding 0-2, odd widths. */
+ * row, x columns and rows no output reads, padding 0-2, odd widths. Minibatches of 6
+ * (stride 2 and the backward filter run flat from 784 outputs a channel), two of 1. */
 static void test_dw_flat(void)
 {
     static const int cfg[][9] = {/* h, w, r1, r2, pad, dil, channels, pad end, stride */
@@ -381,8 +382,8 @@ static void test_dw_flat(void)
     tu_conv_shape s;
     for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
         const int *c = cfg[i];
-        s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1 + i % 2, c[6], 1, 1, c[0], c[1], c[2], c[3], c[8],
-                            c[4], c[5]);
+        s = tu_conv_shape2d(PDNN_DATA_FLOAT, i % 8 ? 6 : 1, c[6], 1, 1, c[0], c[1], c[2],
+                            c[3], c[8], c[4], c[5]);
         s.xkind = s.ykind = i % 4 == 3 ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
         s.pe[1] = c[7];
         s.flip = i % 3 == 1;

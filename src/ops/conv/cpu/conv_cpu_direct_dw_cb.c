@@ -43,6 +43,10 @@
 #define CB_FLAT_FLOATS ((int64_t)(32 << 10) / (int64_t)sizeof(float))
 /* The same for the backward filter (MobileNet-v2 56x56: the channel blocks are faster). */
 #define CB_FLATW_FLOATS ((int64_t)(8 << 10) / (int64_t)sizeof(float))
+/* Output pixels per channel (all images) from which the stride-2 forward and the
+ * backward filter run flat: below it their per-plane costs (channel sums, row splits)
+ * exceed the channel blocks' transposes (MobileNet-v2 14x14 at minibatch 1). */
+#define CB_FLAT_MIN 784
 #define CB_TAPS 64                    /* filter taps at most */
 #define CB_SMAX 8                     /* strides at most (backward data phases) */
 #define CB_FLOATS ((int64_t)(CB_BYTES / sizeof(float)))
@@ -221,6 +225,7 @@ static bool cb_flat(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
     const int64_t ph = s2 ? 2 * m1 + 1 : m1 + e1, pw = s2 ? 2 * pe : (m2 + e2 + L - 1) / L * L;
     const int64_t nxp = s2 ? ph * pw + 2 * pw + 2 * L : ph * pw + L;
     if (p1 < 0 || p2 < 0 || 8 * m2 < 7 * (s2 ? pe : pw) || nxp > CB_FLAT_FLOATS) return false;
+    if (s2 && p->n * m1 * m2 < CB_FLAT_MIN) return false;
     const int64_t *ss = bwd ? G->ys : G->xs, *ds = bwd ? G->xs : G->ys;
     const int64_t T = kh * kw, C = p->g, units = p->n * C;
     ptrdiff_t toff[CB_TAPS];
@@ -423,11 +428,20 @@ bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     return true;
 }
 
+/* The 16 floats at a summed in a fixed tree (lanes l, l + 8, then l + 4, ...). */
+static float cb_lanesum(const float *a)
+{
+    float b[8];
+    for (int l = 0; l < 8; l++) b[l] = a[l] + a[l + 8];
+    for (int l = 0; l < 4; l++) b[l] = b[l] + b[l + 4];
+    return (b[0] + b[2]) + (b[1] + b[3]);
+}
+
 /* Stride-1 backward filter, flat (as cb_flat's forward): threads split blocks of 16
  * channels; for each image in order, each channel's x plane copied padded and its dy
  * plane read in place by the micro-kernel flatw, which adds 16 lanes a tap (lane l: the
  * positions l modulo 16 of each row piece) into that channel's sums; the lanes then
- * summed in order. Every sum: images, then pixels, in one order fixed by the problem. */
+ * summed in a fixed tree. Every sum: images, then pixels, in one order fixed by the problem. */
 static bool cb_flatw(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const float *x,
                      const float *dy, float *dw, float alpha, float beta, int nthreads)
 {
@@ -436,7 +450,7 @@ static bool cb_flatw(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const
     const int64_t e1 = (kh - 1) * G->dil[1], e2 = (kw - 1) * G->dil[2];
     const int64_t m1 = G->out[1], m2 = G->out[2], p1 = G->pad[1], p2 = G->pad[2];
     const int64_t ph = m1 + e1, pw = (m2 + e2 + L - 1) / L * L, nxp = ph * pw + L;
-    if (8 * m2 < 7 * pw || nxp > CB_FLATW_FLOATS) return false;
+    if (8 * m2 < 7 * pw || nxp > CB_FLATW_FLOATS || p->n * m1 * m2 < CB_FLAT_MIN) return false;
     const int64_t T = kh * kw, C = p->g;
     ptrdiff_t toff[CB_TAPS];
     for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
@@ -466,9 +480,7 @@ static bool cb_flatw(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const
             for (int64_t c = c0; c < c0 + nc; c++)
                 for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
                     for (int64_t r2 = 0; r2 < kw; r2++, t++) {
-                        const float *a = acc + ((c - c0) * T + t) * L;
-                        float sum = 0;
-                        for (int64_t l = 0; l < L; l++) sum += a[l];
+                        const float sum = cb_lanesum(acc + ((c - c0) * T + t) * L);
                         float *o = dw + cb_woff(p, G, c, r1, r2);
                         float v = alpha * sum;
                         if (beta != 0) {
