@@ -22,8 +22,10 @@
  *   y = alpha * result + beta * y (y never read when beta == 0).
  * Two forms of the same arithmetic per element:
  *  - tile lanes (conv_cpu_wino_common.c; NCHW-like layouts): transforms across 64 (nr)
- *    tiles, the windows of a row of tiles dealt from each input row (stride-4 groups;
- *    rows cut by the padding through a zero-padded row buffer);
+ *    tiles, the windows of a run of tiles (one tile row) dealt from x's rows in one
+ *    call of the deintz kernel (stride-4 groups; rows and columns outside x read as
+ *    zeros; non-unit column strides through a zero-padded row buffer), the output
+ *    tiles' columns dealt back into y's rows by the inter kernel (blended);
  *    V in GEMM B panels of tiles, U in A panels;
  *  - channel lanes (conv_cpu_wino_cl.c; channels contiguous, NHWC): transforms across
  *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels.
