@@ -13,6 +13,8 @@
  *    blocks, the plain versions' 64-lane chunks), zero columns on the left, the right,
  *    both, every column and none, zero rows at the top, the bottom, all and none: exact,
  *    the rows read between guards, gaps untouched;
+ *  - the f32 F(4x4, 3x3) AVX-512 split input transform (deintzb, incol): the same as
+ *    deintz then in on exact data, lane counts 0..64, cut rows and columns;
  *  - inter (the output dealer): every column count 0..140 (the masked 64-column blocks
  *    of AVX-512, cut last tiles), 0 to 4 output rows, beta 0 (NaN in d must not leak)
  *    and beta != 0, lane-row strides ss of n/4 lanes and more: alpha * s then + beta * d
@@ -384,6 +386,32 @@ static void check_deintz(const variant *v, const kset *k, pdnnDataType_t t, size
     free(df);
 }
 
+/* The f32 F(4x4, 3x3) AVX-512 split input transform: incol(deintzb(x)) ==
+ * in(deintz(x)) for x of half-integers (every intermediate exact in float, so the two
+ * orders of B^T D B agree bitwise); deintz and in are checked against the oracle above. */
+static void check_split_in(size_t n, ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi)
+{
+    enum { A = 6, NR = 64 };
+    const ptrdiff_t rs = hi - lo + 3;
+    const size_t ns = (size_t)(r1 - r0) * (size_t)rs + 1;
+    float *x = malloc(ns * sizeof(float));
+    for (size_t i = 0; i < ns; i++) x[i] = (float)(rand() % 2001 - 1000) * 0.5f;
+    static float d1[A * A * NR], d2[A * A * NR], v1[A * A * NR], v2[A * A * NR];
+    for (size_t i = 0; i < A * A * NR; i++) d1[i] = d2[i] = v1[i] = v2[i] = -7777.0f;
+    pdnn_f32_wino4x3_deintz__avx512(n, x, rs, r0, r1, lo, hi, d1, NR);
+    pdnn_f32_wino4x3_in__avx512(n, d1, NR, v1, NR);
+    pdnn_f32_wino4x3_deintzb__avx512(n, x, rs, r0, r1, lo, hi, d2, NR);
+    pdnn_f32_wino4x3_incol__avx512(n, d2, NR, v2, NR);
+    int bad = 0;
+    for (size_t i = 0; i < A * A * NR; i++)
+        if (v1[i] != v2[i]) bad++;
+    char what[128];
+    snprintf(what, sizeof what, "4x3__avx512 deintzb+incol n=%zu rows %td..%td lo=%td hi=%td",
+             n, r0, r1, lo, hi);
+    TU_CHECK(bad == 0, what);
+    free(x);
+}
+
 /* inter: d[i * drs + k] == alpha * s[(4 i + k % 4) * ss + k / 4] (+ beta * d[..] when
  * beta != 0) for i < nrow, k < n, rounded as the kernel documents (bitwise); the rest
  * of d (columns past n, the gaps between rows) untouched; with beta == 0 the written
@@ -489,5 +517,14 @@ int main(void)
             }
         }
     }
+    if (pdnn_cpu_isa_detected() >= PDNN_ISA_AVX512)
+        for (size_t n = 0; n <= 64; n += (n < 18 ? 1 : 7)) {
+            const ptrdiff_t nj = 4 * (ptrdiff_t)n + 2;
+            check_split_in(n, 0, 6, 0, nj);
+            check_split_in(n, 1, 6, 1, nj);
+            check_split_in(n, 0, 4, 0, nj > 3 ? nj - 3 : 0);
+            check_split_in(n, 2, 3, 2, nj > 2 ? nj - 1 : 2);
+            check_split_in(n, 3, 3, 0, 0);
+        }
     return tu_finish("ukernel/wino_transforms");
 }

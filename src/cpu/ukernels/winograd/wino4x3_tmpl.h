@@ -219,6 +219,27 @@ void UK_NAME(fltinv)(size_t n, const UK_T *restrict s, ptrdiff_t ss, UK_T *restr
     }
 }
 
+#ifdef UK_DEINT_F32_AVX512
+/* The input transform split in two for the tile-lane form (wino_ukernels.h):
+ * deintzb deals the window rows as deintz does and multiplies each by B (the rows of
+ * zeros stay zeros); incol then applies B^T down the columns, one pass:
+ * incol(deintzb(x)) = B^T (D B), the same transform as in's (B^T D) B up to rounding. */
+void UK_NAME(deintzb)(size_t n, const UK_T *restrict s, ptrdiff_t rs, ptrdiff_t r0,
+                      ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi, UK_T *restrict d, ptrdiff_t ds)
+{
+    pdnn_wino_deintz_f32_avx512_t(n, s, rs, r0, r1, lo, hi, d, ds, 6, 1);
+}
+
+void UK_NAME(incol)(size_t n, const UK_T *restrict s, ptrdiff_t ss, UK_T *restrict d,
+                    ptrdiff_t ds)
+{
+    const size_t nl = n;
+    for (int j = 0; j < 6; j++)
+        bt6(nl, S(j), S(6 + j), S(12 + j), S(18 + j), S(24 + j), S(30 + j), D(j), D(6 + j),
+            D(12 + j), D(18 + j), D(24 + j), D(30 + j));
+}
+#endif
+
 #define UK_ALPHA 6
 #include "cpu/ukernels/winograd/wino_deint_tmpl.h"
 #include "cpu/ukernels/winograd/wino_inter_tmpl.h"

@@ -66,9 +66,10 @@ static inline __mmask16 pdnn_wino_deintz_mask(int64_t j0, int64_t lo, int64_t hi
     return (__mmask16)(pdnn_wino_deint_mask(hi - j0) & ~pdnn_wino_deint_mask(lo - j0));
 }
 
-static inline void pdnn_wino_deintz_f32_avx512(size_t n, const float *s, ptrdiff_t rs,
-                                               ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo,
-                                               ptrdiff_t hi, float *d, ptrdiff_t ds, int alpha)
+static inline __attribute__((always_inline)) void
+pdnn_wino_deintz_f32_avx512_t(size_t n, const float *s, ptrdiff_t rs, ptrdiff_t r0, ptrdiff_t r1,
+                              ptrdiff_t lo, ptrdiff_t hi, float *d, ptrdiff_t ds, int alpha,
+                              int bt)
 {
     const __m512i i01 = _mm512_set_epi32(29, 25, 21, 17, 13, 9, 5, 1, 28, 24, 20, 16, 12, 8, 4, 0);
     const __m512i i23 = _mm512_set_epi32(31, 27, 23, 19, 15, 11, 7, 3, 30, 26, 22, 18, 14, 10, 6, 2);
@@ -106,15 +107,39 @@ static inline void pdnn_wino_deintz_f32_avx512(size_t n, const float *s, ptrdiff
             r[1] = _mm512_permutex2var_ps(a01, ihi, b01);
             r[2] = _mm512_permutex2var_ps(a23, ilo, b23);
             r[3] = _mm512_permutex2var_ps(a23, ihi, b23);
-            for (int e = 0; e < 4; e++) _mm512_mask_storeu_ps(o + e * ds, km, r[e]);
+            __m512 x[8];
+            for (int e = 0; e < 4; e++) x[e] = r[e];
             const __m512 v4 = m == 16 ? _mm512_maskz_loadu_ps(k4, b + 64) : _mm512_setzero_ps();
             for (int e = 0; e + 4 < alpha; e++) {
                 const __m512i top = _mm512_castps_si512(
                     m == 16 ? _mm512_permutexvar_ps(_mm512_set1_epi32(e), v4) : r[e]);
-                const __m512 sh = _mm512_castsi512_ps(
+                x[e + 4] = _mm512_castsi512_ps(
                     _mm512_alignr_epi32(top, _mm512_castps_si512(r[e]), 1));
-                _mm512_mask_storeu_ps(o + (e + 4) * ds, km, sh);
+            }
+            if (bt) { /* the window row times B (F(4x4, 3x3), wino4x3_tmpl.h's bt6) */
+                const __m512 c2 = _mm512_set1_ps(2.0f), c4 = _mm512_set1_ps(4.0f);
+                const __m512 a42 = _mm512_sub_ps(x[4], x[2]), a31 = _mm512_sub_ps(x[3], x[1]);
+                __m512 y[6];
+                y[0] = _mm512_add_ps(a42, _mm512_mul_ps(c4, _mm512_sub_ps(x[0], x[2])));
+                y[1] = _mm512_sub_ps(_mm512_add_ps(x[3], x[4]),
+                                     _mm512_mul_ps(c4, _mm512_add_ps(x[1], x[2])));
+                y[2] = _mm512_add_ps(_mm512_sub_ps(x[4], x[3]),
+                                     _mm512_mul_ps(c4, _mm512_sub_ps(x[1], x[2])));
+                y[3] = _mm512_add_ps(a42, _mm512_mul_ps(c2, a31));
+                y[4] = _mm512_sub_ps(a42, _mm512_mul_ps(c2, a31));
+                y[5] = _mm512_add_ps(_mm512_sub_ps(x[5], x[3]),
+                                     _mm512_mul_ps(c4, _mm512_sub_ps(x[1], x[3])));
+                for (int e = 0; e < 6; e++) _mm512_mask_storeu_ps(o + e * ds, km, y[e]);
+            } else {
+                for (int e = 0; e < alpha; e++) _mm512_mask_storeu_ps(o + e * ds, km, x[e]);
             }
         }
     }
+}
+
+static inline void pdnn_wino_deintz_f32_avx512(size_t n, const float *s, ptrdiff_t rs,
+                                               ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo,
+                                               ptrdiff_t hi, float *d, ptrdiff_t ds, int alpha)
+{
+    pdnn_wino_deintz_f32_avx512_t(n, s, rs, r0, r1, lo, hi, d, ds, alpha, 0);
 }

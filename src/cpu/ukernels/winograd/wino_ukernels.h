@@ -90,6 +90,14 @@ typedef void (*pdnn_f64_wino_inter_fn)(size_t n, size_t nrow, const double *s, p
 
 /* Plain C compiled for baseline x86-64 (SSE2), for AVX2 + FMA3 and for AVX-512 (gcc
  * vectorizes the lanes at each width). */
+/* The f32 F(4x4, 3x3) AVX-512 set's split input transform (wino4x3_tmpl.h): deintzb
+ * (deintz's contract, then each window row times B) and incol (B^T down the columns;
+ * the in kernel's contract, its input the row-transformed windows). */
+void pdnn_f32_wino4x3_deintzb__avx512(size_t n, const float *restrict s, ptrdiff_t rs,
+                                      ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi,
+                                      float *restrict d, ptrdiff_t ds);
+PDNN_F32_WINO_UKERNEL(pdnn_f32_wino4x3_incol__avx512);
+
 PDNN_F32_WINO_SET(4x3, scalar);
 PDNN_F32_WINO_SET(4x3, avx2);
 PDNN_F32_WINO_SET(4x3, avx512);

@@ -112,6 +112,10 @@ typedef struct {
     pdnn_f64_wino_deintz_fn f64_deintz;
     pdnn_f32_wino_inter_fn f32_inter; /* the output tiles' columns into y rows */
     pdnn_f64_wino_inter_fn f64_inter;
+    /* the split input transform (f32 F(4x4, 3x3) AVX-512, else NULL): deintzb deals the
+     * windows times B, incol applies B^T (wino_ukernels.h) */
+    pdnn_f32_wino_deintz_fn f32_deintzb;
+    pdnn_f32_wino_fn f32_incol;
 } pdnn_wino_kernels;
 
 /* The convolution as the engine runs it (direction already mapped). */

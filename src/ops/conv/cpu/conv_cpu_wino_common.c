@@ -8,7 +8,8 @@
 
 /* ---- kernels */
 
-#define WINO_SET(v, isa)                                                                   \
+#define WINO_SET(v, isa) WINO_SET_B(v, isa, NULL, NULL)
+#define WINO_SET_B(v, isa, dzb, incol)                                                     \
     {PDNN_ISA_##isa##_ID,                                                                  \
      {pdnn_f32_wino##v##_in__##isa, pdnn_f32_wino##v##_flt__##isa,                         \
       pdnn_f32_wino##v##_out__##isa, pdnn_f32_wino##v##_dyt__##isa,                        \
@@ -17,14 +18,15 @@
       pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                        \
       pdnn_f64_wino##v##_fltinv__##isa, pdnn_f64_wino##v##_deint__##isa},                  \
      pdnn_f32_wino##v##_deintz__##isa, pdnn_f64_wino##v##_deintz__##isa,                    \
-     pdnn_f32_wino##v##_inter__##isa, pdnn_f64_wino##v##_inter__##isa}
+     pdnn_f32_wino##v##_inter__##isa, pdnn_f64_wino##v##_inter__##isa, dzb, incol}
 #define PDNN_ISA_avx512_ID PDNN_ISA_AVX512
 #define PDNN_ISA_avx2_ID PDNN_ISA_AVX2
 #define PDNN_ISA_scalar_ID PDNN_ISA_SCALAR
 
 /* Per variant (F(4x4, 3x3), F(4x4, 5x5)), best ISA first. */
 static const pdnn_wino_kernels wino_kernels[2][3] = {
-    {WINO_SET(4x3, avx512), WINO_SET(4x3, avx2), WINO_SET(4x3, scalar)},
+    {WINO_SET_B(4x3, avx512, pdnn_f32_wino4x3_deintzb__avx512, pdnn_f32_wino4x3_incol__avx512),
+     WINO_SET(4x3, avx2), WINO_SET(4x3, scalar)},
     {WINO_SET(4x5, avx512), WINO_SET(4x5, avx2), WINO_SET(4x5, scalar)},
 };
 
@@ -252,8 +254,9 @@ PDNN_INLINE void gather_in(const pdnn_wino_geom *g, const char *x, int64_t cc, i
                                  (pb - pa) * (int64_t)es, 0);
             char *dl = D + l * (int64_t)es;
             if (es == sizeof(float))
-                g->tk->f32_deintz((size_t)r.len, (const float *)xr, g->xs[2], r0, r1, pa - w0,
-                                  pb - w0, (float *)dl, nr);
+                (g->tk->f32_deintzb ? g->tk->f32_deintzb : g->tk->f32_deintz)(
+                    (size_t)r.len, (const float *)xr, g->xs[2], r0, r1, pa - w0, pb - w0,
+                    (float *)dl, nr);
             else
                 g->tk->f64_deintz((size_t)r.len, (const double *)xr, g->xs[2], r0, r1, pa - w0,
                                   pb - w0, (double *)dl, nr);
@@ -357,7 +360,10 @@ void pdnn_wino_input_unit(const pdnn_wino_geom *g, const void *x, int64_t cc, in
         gather_in(g, x, cc, tile0, nr, (char *)D.f, sizeof(float));
     else
         gather_in(g, x, cc, tile0, nr, (char *)D.d, sizeof(double));
-    pdnn_wino_transform(g, PDNN_WINO_IN, (size_t)nr, &D, nr, dst, dxs);
+    if (g->es == sizeof(float) && g->xs[3] == 1 && g->tk->f32_incol) /* D holds D B */
+        g->tk->f32_incol((size_t)nr, D.f, nr, dst, dxs);
+    else
+        pdnn_wino_transform(g, PDNN_WINO_IN, (size_t)nr, &D, nr, dst, dxs);
 }
 
 /* ---- filter transform */
