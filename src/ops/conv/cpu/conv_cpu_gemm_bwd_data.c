@@ -368,7 +368,6 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     const size_t es = g.es;
     const int64_t T = g.taps, kg = g.geo.kg, mp = (T + mr - 1) / mr, apg = mp * mr * kg;
     const int64_t nb = bwdd_images(&g), nch = (g.n + nb - 1) / nb, ccap = nb * g.npix;
-    const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, T, ccap, 1, ctx->nthreads);
     const char *dy = arg->src, *w = arg->wei;
     char *dx = arg->dst;
     const double alpha = arg->alpha, beta = arg->beta;
@@ -407,6 +406,8 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                     }
                 }
             }
+            /* tiles of this chunk's columns (not the capacity's: see the forward) */
+            const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, T, ncol, 1, nt);
 #pragma omp for schedule(static)
             for (int64_t task = 0; task < tl.ntasks; task++) {
                 int64_t i0, mm, j0, nn;

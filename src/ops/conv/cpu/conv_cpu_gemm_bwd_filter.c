@@ -229,12 +229,14 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                     pack_dyt(&g, &u, dy, n0 + ni, (r - g.g * cg) / u.nkp, (r - g.g * cg) % u.nkp,
                              b.bp + (ni * bimg + (r - g.g * cg) * nr * Q) * (int64_t)es);
             }
-            /* slot fastest, dealt round robin: a chunk's images (consecutive slots)
-             * spread over the threads */
+            /* items (tile, slot) over the slots this chunk's images fill (its images
+             * are consecutive: slots n0 % SLOTS on), slot fastest, dealt round robin:
+             * the threads share the tiles even when a chunk holds one image; each
+             * item sums its slot's images of the chunk in order */
+            const int64_t nsc = nimg < SLOTS ? nimg : SLOTS;
 #pragma omp for schedule(static, 1)
-            for (int64_t item = 0; item < SLOTS * ntile; item++) {
-                const int64_t slot = item % SLOTS, tile = item / SLOTS;
-                if (slot >= g.n) continue; /* fewer images than slots */
+            for (int64_t item = 0; item < nsc * ntile; item++) {
+                const int64_t slot = (n0 + item % nsc) % SLOTS, tile = item / nsc;
                 const int64_t grp = tile / (u.ntt * u.nkp), rest = tile % (u.ntt * u.nkp);
                 const int64_t t0 = rest / u.nkp * mr, kp = rest % u.nkp;
                 /* the tile's rows: taps t0 .. t0 + nrow - 1 (filter order), read in place

@@ -251,7 +251,6 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const int64_t nbi = pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
     const int64_t chunk = fwd_chunk(&g);
     if (T > 0) memset(b.pad + nbi * pg.img * (int64_t)es, 0, PAD_SLACK * es); /* slack read */
-    const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, chunk, 1, ctx->nthreads);
     const char *x = arg->src, *w = arg->wei;
     /* A: packed panels; or the filter read in place: its rows, or, read transposed
      * (backward data), rows c ws[1] apart with the taps at soff */
@@ -336,6 +335,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                                    b.bp + q * T * nr * (int64_t)es);
                     }
                 }
+                /* tiles of this chunk's columns (a tiling for the full chunk would leave
+                 * the tasks past a short chunk, one thread's share, empty) */
+                const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, ncol, 1, nt);
 #pragma omp for schedule(static)
                 for (int64_t task = 0; task < tl.ntasks; task++) {
                     int64_t i0, mm, j0, nn;
