@@ -126,8 +126,10 @@ static void bwdf_tiles(bwdf_plan *pl, int nthreads)
     const int64_t mr = uk->mr, np = cdiv(pl->nb, uk->nr);
     /* in place: few big tasks (each gathers its own B slices); packed: many small ones */
     const int64_t want = pl->inplace ? nthreads : 4 * (int64_t)nthreads;
-    /* a multiple of mr: every row block starts on a packed A panel */
+    /* a multiple of mr (every row block starts on a packed A panel), the blocks of even
+     * size (512 rows as 510 + 2 would leave one thread 2 rows) */
     pl->mbr = min64(cdiv(pl->ma, mr) * mr, BWDF_ROWS_MAX / mr * mr);
+    if (pl->ma > 0) pl->mbr = cdiv(cdiv(pl->ma, cdiv(pl->ma, pl->mbr)), mr) * mr;
     pl->cbp = pl->inplace ? np : 1;
     for (;;) {
         pl->mb = cdiv(pl->ma, pl->mbr);
