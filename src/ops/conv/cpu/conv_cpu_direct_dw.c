@@ -97,9 +97,6 @@ static bool dw_chan_last(const dw_geom *d)
     return d->G.xs[1] == 1 && d->G.ys[1] == 1;
 }
 
-/* Short copy and zero loops stay loops (a libc call per row of a few elements costs
- * more than the row). */
-#define DW_NO_LIBCALLS __attribute__((optimize("no-tree-loop-distribute-patterns")))
 
 /* Software prefetch of the row `ahead` elements past p (bytes of it), for reading or
  * (w) writing: a plane's rows are short streams the hardware prefetcher starts late on.

@@ -228,8 +228,9 @@ static void DN(phs_cols)(DN(phs) *S)
 }
 
 /* Padded rows [pr0, pr1) of the source into the phase planes at buf (plain loops, not
- * memset/memcpy calls: rows are short). */
-static DW_NO_LIBCALLS void DN(ph_fill)(const DN(phs) *S, const DT *src, int64_t pr0, int64_t pr1, DT *restrict buf)
+ * memset/memcpy calls: rows are short; conv_cpu_direct_dw.c is compiled with
+ * -fno-tree-loop-distribute-patterns, CMakeLists.txt). */
+static void DN(ph_fill)(const DN(phs) *S, const DT *src, int64_t pr0, int64_t pr1, DT *restrict buf)
 {
     const int64_t PS = S->EH * S->EW, sw = S->sw, EW = S->EW;
     int64_t pa = pr0 % S->sh, pq = pr0 / S->sh; /* phase and row of padded row pr */
