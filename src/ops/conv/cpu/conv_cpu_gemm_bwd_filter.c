@@ -110,6 +110,10 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
                             : u->pg.img + g->g * u->nkp * nr * u->q;
     int64_t nb = per > 0 ? (int64_t)(PDNN_CONV_GEMM_PAD_CHUNK_BYTES / g->es) / per : 1;
     if (nb < 1) nb = 1;
+    /* few tiles (a stem: 3 input channels, a few tap tiles): a chunk of SLOTS images
+     * gives the threads SLOTS times the items (the slots' sums, and so the results, do
+     * not depend on the chunking) */
+    if (g->g * u->ntt * u->nkp < 4 && nb < SLOTS) nb = SLOTS;
     u->nbi = per < 0 ? -1 : (nb < g->n ? nb : (g->n > 0 ? g->n : 1));
 }
 
