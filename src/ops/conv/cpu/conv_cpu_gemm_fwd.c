@@ -30,7 +30,6 @@
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/registry.h"
 #include "cpu/ukernels/pack/pack_runs.h"
-#include "cpu/ukernels/transpose/transpose.h"
 
 /* Readable elements after the padded chunk (block copies of the run packer). */
 #define PAD_SLACK (PDNN_PACK_RUNS_OVERREAD / (int64_t)sizeof(float))
@@ -236,14 +235,6 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     for (int64_t r2 = 0; r2 < g.geo.kern[2]; r2++)
                         b.soff[t++] = k * o.ws[0] + r0 * o.ws[2] + r1 * o.ws[3] + r2 * o.ws[4];
     }
-    /* the transposed filter's panels by SIMD transposes: f32 with packed spatial taps
-     * (the original's KCRS: taps of one (k, c) contiguous, in soff's order) */
-    pdnn_f32_transpose_fn tr = NULL;
-    if (wt && g.es == sizeof(float)) {
-        bool spatial_packed = true;
-        for (int64_t t = 0; t < g.ks; t++) spatial_packed = spatial_packed && b.soff[t] == t;
-        if (spatial_packed) tr = pdnn_f32_transpose_select();
-    }
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
@@ -280,17 +271,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     const int64_t kgo = wsrc->k / wsrc->g;
                     const char *src = w + (grp * kgo * wsrc->ws[0] + q * mr * wsrc->ws[1]) *
                                               (int64_t)es;
-                    if (tr && rows == mr) {
-                        /* spatial taps contiguous (KCRS): per original output channel k
-                         * the rows x ks block W[k][c..][taps] is transposed into the
-                         * panel's columns (k, taps) */
-                        for (int64_t k = 0; k < g.geo.cg; k++)
-                            tr((size_t)mr, (size_t)g.ks, (const float *)src + k * wsrc->ws[0],
-                               wsrc->ws[1], (float *)dst + k * g.ks * mr, mr);
-                    } else {
-                        pdnn_conv_gemm_pack_panel(es, mr, rows, T, src, wsrc->ws[1], NULL, 0,
-                                                  b.soff, dst);
-                    }
+                    pdnn_conv_gemm_pack_panel(es, mr, rows, T, src, wsrc->ws[1], NULL, 0,
+                                              b.soff, dst);
                 }
             }
         }
