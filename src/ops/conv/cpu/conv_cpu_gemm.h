@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/registry.h"
+#include "cpu/ukernels/deinterleave/deinterleave.h"
 #include "gemm/gemm.h"
 #include "ops/conv/conv_problem.h"
 
@@ -149,6 +150,7 @@ typedef struct {
     int64_t q[3];   /* indices per phase: ceil(pd / ph) */
     int64_t pq;     /* elements of one phase block */
     int64_t ps, img; /* plane elements, image elements (-1: overflow) */
+    pdnn_f32_deinterleave2_fn deal2; /* splits f32 rows into 2 phases (stride 2) */
 } pdnn_conv_gemm_padgeom;
 
 /* Offset within a channel plane of padded coordinate j. */

@@ -348,6 +348,7 @@ void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_pa
     pg->pq = pdnn_conv_gemm_mul3(pg->q[0], pg->q[1], pg->q[2]);
     pg->ps = pg->pq < 0 ? -1 : pdnn_conv_gemm_mul3(pg->pq, nph, 1);
     pg->img = pg->ps < 0 ? -1 : pdnn_conv_gemm_mul3(pg->ps, g->g, g->geo.cg);
+    pg->deal2 = pg->ph[2] == 2 && g->es == sizeof(float) ? pdnn_f32_deinterleave2_select() : NULL;
 }
 
 static bool pad_plain(const pdnn_conv_gemm_padgeom *pg)
@@ -484,7 +485,17 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
             const int64_t j[3] = {j0, j1, 0};
             char *d = (char *)dst + pdnn_conv_gemm_pad_off(pg, j) * (int64_t)es;
             const char *s = (const char *)x + (base + i0 * xs[2] + i1 * xs[3]) * (int64_t)es;
-            if (ph[2] != 1)
+            if (pg->deal2 && xs[4] == 1 && pad[2] >= 0) {
+                /* stride 2, unit-stride f32 rows: x column i is padded column i + pb,
+                 * phase (i + pb) % 2 at (i + pb) / 2, so the even columns start phase
+                 * pb % 2 at pb / 2 and the odd ones the other phase at (pb + 1) / 2;
+                 * the rest of the row is the plane's zeros */
+                const int64_t pb = pad[2], nx = in[2] < pd[2] - pb ? in[2] : pd[2] - pb;
+                float *p0 = (float *)d, *p1 = p0 + pg->pq;
+                if (nx > 0)
+                    pg->deal2((const float *)s, (size_t)nx, (pb % 2 ? p1 : p0) + pb / 2,
+                              (pb % 2 ? p0 : p1) + (pb + 1) / 2);
+            } else if (ph[2] != 1)
                 pad_row_phased(d, pd[2], ph[2], pg->pq, q[2], s, xs[4], pad[2], in[2], es);
             else if (es == sizeof(float))
                 pad_row(d, pd[2], s, xs[4], pad[2], in[2], sizeof(float));

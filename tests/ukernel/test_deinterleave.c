@@ -1,0 +1,61 @@
+/* The two-way deinterleave kernels (src/cpu/ukernels/deinterleave): every kernel this
+ * CPU runs against the definition even[i] = src[2i], odd[i] = src[2i + 1], for n = 0 ..
+ * 100 (the 16- and 32-element steps, their masked tails, several steps): exact, nothing
+ * of the outputs written past their counts, and src read only inside [0, n) (it ends at
+ * an inaccessible page, so a read past its end faults). Also the run-time choice under
+ * PDNN_MAX_CPU_ISA. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, setenv */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cpu/isa.h"
+#include "cpu/ukernels/deinterleave/deinterleave.h"
+#include "testutil.h"
+
+#define SENT -12345.0f
+#define NMAX 100
+
+static void check(const char *name, pdnn_f32_deinterleave2_fn fn, float *page_end, size_t n)
+{
+    float *src = page_end - n; /* src[n] is on the inaccessible page */
+    for (size_t i = 0; i < n; i++) src[i] = (float)(rand() % 20001 - 10000);
+    float even[NMAX + 8], odd[NMAX + 8];
+    for (size_t i = 0; i < NMAX + 8; i++) even[i] = odd[i] = SENT;
+    fn(src, n, even, odd);
+    size_t bad = 0;
+    for (size_t i = 0; i < NMAX + 8; i++) {
+        if (even[i] != (2 * i < n ? src[2 * i] : SENT)) bad++;
+        if (odd[i] != (2 * i + 1 < n ? src[2 * i + 1] : SENT)) bad++;
+    }
+    TU_CHECK(bad == 0, "%s n=%zu: %zu wrong", name, n, bad);
+}
+
+int main(void)
+{
+    tu_seed(4242);
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *mem = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    TU_CHECK(mem != MAP_FAILED, "mmap");
+    if (mem == MAP_FAILED) return tu_finish("ukernel/deinterleave");
+    TU_CHECK(mprotect(mem + pg, pg, PROT_NONE) == 0, "mprotect");
+    float *page_end = (float *)(mem + pg);
+    const struct {
+        const char *name;
+        pdnn_isa isa;
+        pdnn_f32_deinterleave2_fn fn;
+    } ks[] = {{"scalar", PDNN_ISA_SCALAR, pdnn_f32_deinterleave2__scalar},
+              {"avx2", PDNN_ISA_AVX2, pdnn_f32_deinterleave2__avx2},
+              {"avx512", PDNN_ISA_AVX512, pdnn_f32_deinterleave2__avx512}};
+    const pdnn_isa det = pdnn_cpu_isa_detected();
+    for (int k = 0; k < 3; k++) {
+        if (ks[k].isa > det) continue;
+        for (size_t n = 0; n <= NMAX; n++) check(ks[k].name, ks[k].fn, page_end, n);
+        setenv("PDNN_MAX_CPU_ISA", ks[k].name, 1);
+        TU_CHECK(pdnn_f32_deinterleave2_select() == ks[k].fn, "cap %s selects its kernel",
+                 ks[k].name);
+    }
+    unsetenv("PDNN_MAX_CPU_ISA");
+    munmap(mem, 2 * pg);
+    return tu_finish("ukernel/deinterleave");
+}
