@@ -188,6 +188,47 @@ static void pack_dyt(const pdnn_conv_gemm_geom *g, const unit_geom *u, const cha
         }
 }
 
+/* One block of the slots' sum (unit_exec's end): taps t0 .. t0 + SB - 1 and channels
+ * k0 .. k0 + SB - 1 of group grp (clipped at T and kg). The later slots are added to
+ * slot 0 in slot order, in place, along dW^T's rows; the block is then transposed
+ * (f32: the SIMD transpose kernel), into dW itself when alpha == 1 and beta == 0, else
+ * into a local tile blended into dW's rows: dW[k][t] = alpha * sum + beta * dW[k][t]
+ * (dW unread when beta == 0). Row by row, the transposed reads would take a cache line
+ * per element. */
+#define SB 32
+#define SLOT_SUM(TT, NAME, TRANSPOSE)                                                      \
+    static void NAME(char *dwt, int64_t nslot, int64_t sstride, int64_t T, int64_t kg,     \
+                     int64_t grp, int64_t t0, int64_t k0, TT alpha, TT beta, char *dw,     \
+                     pdnn_f32_transpose_fn trf)                                            \
+    {                                                                                      \
+        const int64_t nt = T - t0 < SB ? T - t0 : SB, nk = kg - k0 < SB ? kg - k0 : SB;    \
+        TT *s0 = (TT *)dwt + (grp * T + t0) * kg + k0;                                     \
+        for (int64_t sl = 1; sl < nslot; sl++)                                             \
+            for (int64_t t = 0; t < nt; t++)                                               \
+                for (int64_t k = 0; k < nk; k++) s0[t * kg + k] += s0[sl * sstride + t * kg + k]; \
+        TT *d = (TT *)dw + (grp * kg + k0) * T + t0;                                       \
+        if (alpha == 1 && beta == 0) {                                                     \
+            TRANSPOSE(nt, nk, s0, kg, d, T);                                               \
+            return;                                                                        \
+        }                                                                                  \
+        TT tr[SB * SB];                                                                    \
+        TRANSPOSE(nt, nk, s0, kg, tr, SB);                                                 \
+        for (int64_t k = 0; k < nk; k++)                                                   \
+            for (int64_t t = 0; t < nt; t++) {                                             \
+                TT v = alpha * tr[k * SB + t];                                             \
+                if (beta != 0) v += beta * d[k * T + t];                                   \
+                d[k * T + t] = v;                                                          \
+            }                                                                              \
+    }
+#define TR_F32(r, c, src, lds, dst, ldd) trf((size_t)(r), (size_t)(c), src, lds, dst, ldd)
+#define TR_F64(r, c, src, lds, dst, ldd)                                                   \
+    ((void)trf, pdnn_f64_transpose((size_t)(r), (size_t)(c), src, lds, dst, ldd))
+SLOT_SUM(float, slot_sum_f32, TR_F32)
+SLOT_SUM(double, slot_sum_f64, TR_F64)
+#undef TR_F32
+#undef TR_F64
+#undef SLOT_SUM
+
 static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *arg,
                               const pdnn_ctx *ctx)
 {
@@ -213,6 +254,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &u.pg); /* images copied whole */
     /* the zero lanes past the last image may be read by nothing, but keep them defined */
     memset(b.pad + u.nbi * u.pg.img * (int64_t)es, 0, PDNN_GEMM_NR_MAX * es);
+    const pdnn_f32_transpose_fn trf = pdnn_f32_transpose_select();
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -270,32 +312,22 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                 }
             }
         }
-        /* dW = alpha * (sum of the slots' dW^T, in slot order)^T + beta * dW */
-        const double alpha = arg->alpha, beta = arg->beta;
-        const int64_t nslot = g.n < SLOTS ? g.n : SLOTS, sstride = g.g * T * kg;
-#define SLOT_SUM(TT, AL, BE)                                                             \
-    do {                                                                                 \
-        TT *d = (TT *)dw + dbase;                                                        \
-        const TT *sp = (const TT *)b.dwt + sbase;                                        \
-        for (int64_t t = 0; t < T; t++) {                                                \
-            TT sum = sp[t * kg];                                                         \
-            for (int64_t sl = 1; sl < nslot; sl++) sum += sp[sl * sstride + t * kg];     \
-            TT v = (AL) * sum;                                                           \
-            if ((BE) != 0) v += (BE) * d[t];                                             \
-            d[t] = v;                                                                    \
-        }                                                                                \
-    } while (0)
+        /* dW = alpha * (sum of the slots' dW^T, in slot order)^T + beta * dW, by blocks of
+         * SB taps x SB channels (dW^T's rows are read along, dW's rows written along:
+         * row by row, the transposed reads would take a cache line per element) */
+        const int64_t nslot = g.n < SLOTS ? g.n : SLOTS;
+        const int64_t ntb = (T + SB - 1) / SB, nkb = (kg + SB - 1) / SB;
 #pragma omp for schedule(static)
-        for (int64_t r = 0; r < g.g * kg; r++) {
-            const int64_t grp = r / kg, k = r % kg;
-            const int64_t dbase = r * T;
-            const int64_t sbase = grp * T * kg + k;
+        for (int64_t blk = 0; blk < g.g * ntb * nkb; blk++) {
+            const int64_t grp = blk / (ntb * nkb), t0 = blk % (ntb * nkb) / nkb * SB;
+            const int64_t k0 = blk % nkb * SB;
             if (es == sizeof(float))
-                SLOT_SUM(float, (float)alpha, (float)beta);
+                slot_sum_f32(b.dwt, nslot, g.g * T * kg, T, kg, grp, t0, k0, (float)arg->alpha,
+                             (float)arg->beta, dw, trf);
             else
-                SLOT_SUM(double, alpha, beta);
+                slot_sum_f64(b.dwt, nslot, g.g * T * kg, T, kg, grp, t0, k0, arg->alpha,
+                             arg->beta, dw, trf);
         }
-#undef SLOT_SUM
     }
     return PDNN_STATUS_SUCCESS;
 }
