@@ -124,6 +124,19 @@ static void test_edges(pdnnDataType_t t)
     s = tu_conv_shape2d(t, 9, 2, 3, 2, 12, 11, 3, 3, 1, 1, 1);
     check_dir(&s, PDNN_CONV_BWD_FILTER, true, 2.0, 0.0);
     check_dir(&s, PDNN_CONV_BWD_FILTER, false, 1.0, 1.0);
+    /* the in-place backward filter's two ways of splitting the sums: a filter of more
+     * than 2^16 elements (whole images, one tap tile an item; kg past one panel), and
+     * small filters on maps of more than 2048 lanes an image (several segments an
+     * image, the last one short; stride 2 too), with more parts than slots */
+    s = tu_conv_shape2d(t, 5, 1, 32, 100, 12, 12, 5, 5, 1, 2, 1);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, true, 1.0, 0.5);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, false, 1.0, 0.0);
+    s = tu_conv_shape2d(t, 3, 1, 2, 3, 47, 53, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, false, -1.0, 2.0);
+    s = tu_conv_shape2d(t, 2, 1, 3, 4, 93, 101, 3, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_FILTER, false, 1.0, 0.5);
     /* strides above 1 with enough output pixels (>= 128 an image) for the padded copies
      * split by stride phases (forward runs, backward filter in place): a stem-like 7x7 stride 2 on few
      * channels, stride 3 with dilation 2 (taps of a row in different phases), 1-d

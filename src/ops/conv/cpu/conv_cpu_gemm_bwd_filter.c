@@ -11,12 +11,13 @@
  * mr consecutive taps of the filter's order, each row at its tap's offset (the
  * micro-kernels' _ao entry), unit step along q; with Kg at most half the tile's width a
  * narrower tile (12 x 32 at AVX-512 f32) keeps the columns full. dYext^T is packed into
- * B panels per image (NCHW rows through the transpose kernel). The images
- * are summed in 4 fixed slots (image n in slot n % 4, a dW^T each, in the workspace);
- * threads split (slot, tile) pairs; each slot's tile sums its images in order and every
- * image's lanes in fixed PDNN_GEMM_KC blocks, and the slots are added in order at the
- * end, so results do not depend on the thread count: dW = alpha * (sum of the
- * slots)^T + beta * dW.
+ * B panels per image (NCHW rows through the transpose kernel, threads splitting the
+ * rows). The sums run over parts (whole images; for small filters, fixed segments of
+ * each image's lanes) dealt to fixed slots (part v in slot v % slots, a dW^T each, in
+ * the workspace): threads split (slot, tap tiles) items; each item sums its slot's
+ * parts in order and every part's lanes in fixed PDNN_GEMM_KC blocks, and the slots are
+ * added in order at the end (by 32 x 32 blocks, transposed), so results do not depend
+ * on the thread count: dW = alpha * (sum of the slots)^T + beta * dW.
  *
  * Fewer output pixels per image (7x7 maps; fully connected layers as 1x1 maps), by
  * im2col + GEMM: per group g: dW_g[Kg x T] = alpha * dY_g[Kg x N*P] * col_g^T[N*P x T] + beta * dW_g
@@ -28,7 +29,8 @@
  * sum runs in one fixed order whatever the thread count.
  *
  * Workspace: in place: the tap offsets, one chunk of padded images and their packed dY^T
- * (~512 KiB), and 4 dW^T (4 * K * C/g * prod(kern) elements). Otherwise: the tap table
+ * (~512 KiB, or at least the images that fill the slots), and the slots' dW^T (4, or 8
+ * for small filters, times K * C/g * prod(kern) elements). Otherwise: the tap table
  * and one K block of packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256
  * elements). */
 #include <string.h>
@@ -56,11 +58,22 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
 
 /* ---- stride 1 */
 
-/* The images are summed in this many fixed slots (image n in slot n % SLOTS, each slot a
- * dW^T of its own, the slots added in order at the end): threads take (slot, tile)
- * pairs, so a filter with few tiles (one input channel: 5 tiles for 5x5) still keeps
- * every thread busy; the slots do not depend on the thread count. */
+/* The sums run over "parts": whole images, or, for small filters, fixed segments of
+ * SEG_LANES lanes of each image (part v = image * segments + segment). Part v is summed
+ * into slot v % slots (each slot a dW^T of its own, the slots added in order at the
+ * end), SLOTS slots for whole images, SEG_SLOTS for segments; nothing of this depends on
+ * the thread count.
+ * - Whole images: threads take (slot, tap tile) pairs, so a filter with few tiles (one
+ *   input channel: 5 tiles for 5x5) still keeps every thread busy.
+ * - Segments (filters of at most SEG_FILTER elements: the stems, 3 -> 64 channels
+ *   with 7x7 taps): threads take slots, and an item runs every tap tile of its group and
+ *   panel on one KC block of lanes before the next, so the block of packed dY^T is read
+ *   from L1 by all the tiles: with tile by tile passes over an image, its dY^T (MiBs
+ *   for a 112x112 map) came from memory for every 6 taps. */
 #define SLOTS 4
+#define SEG_SLOTS 8
+#define SEG_LANES (8 * PDNN_GEMM_KC)
+#define SEG_FILTER ((int64_t)1 << 16)
 
 /* Whether the path above serves p: enough output pixels per image. */
 static bool in_place_applies(const pdnn_conv_problem *p)
@@ -81,6 +94,10 @@ typedef struct {
     int64_t nkp;    /* B panels per group (ceil(Kg / nr)) */
     int64_t nbi;    /* images per chunk */
     int64_t ntt;    /* tap tiles per group: ceil(T / mr) */
+    int64_t nseg;   /* parts per image: segments of SEG_LANES lanes, or 1 (whole images) */
+    int64_t nslots; /* SEG_SLOTS or SLOTS */
+    int64_t tpi;    /* tap tiles per item: ntt (segments) or 1 */
+    int64_t nrb;    /* row blocks per packed dY^T panel (threads split them) */
 } unit_geom;
 
 /* The micro-kernel of the in-place path: a narrower tile when Kg fills half the
@@ -103,6 +120,13 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
     }
     u->nkp = (g->geo.kg + nr - 1) / nr;
     u->ntt = (g->taps + mr - 1) / mr;
+    const bool seg = g->g * g->taps * g->geo.kg <= SEG_FILTER;
+    u->nseg = seg ? (u->q + SEG_LANES - 1) / SEG_LANES : 1;
+    if (u->nseg < 1) u->nseg = 1;
+    u->nslots = seg ? SEG_SLOTS : SLOTS;
+    u->tpi = seg ? u->ntt : 1;
+    const int64_t rows = g->npix == 0 ? 0 : g->geo.out[0] * g->geo.out[1];
+    u->nrb = rows < 8 ? (rows > 0 ? rows : 1) : 8;
     /* images per chunk: padded x and packed dY^T within the chunk target */
     const int64_t per = u->pg.img < 0 ? -1
                         : pdnn_conv_gemm_mul3(g->g * u->nkp * nr, u->q, 1) < 0
@@ -110,10 +134,12 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
                             : u->pg.img + g->g * u->nkp * nr * u->q;
     int64_t nb = per > 0 ? (int64_t)(PDNN_CONV_GEMM_PAD_CHUNK_BYTES / g->es) / per : 1;
     if (nb < 1) nb = 1;
-    /* few tiles (a stem: 3 input channels, a few tap tiles): a chunk of SLOTS images
-     * gives the threads SLOTS times the items (the slots' sums, and so the results, do
-     * not depend on the chunking) */
-    if (g->g * u->ntt * u->nkp < 4 && nb < SLOTS) nb = SLOTS;
+    /* items per chunk: with whole images and few tiles (a stem: 3 input channels, a few
+     * tap tiles), a chunk of SLOTS images gives the threads SLOTS times the items; with
+     * segments, a chunk of at least 2 * SEG_SLOTS parts fills every slot, most of them
+     * twice (the slots' sums, and so the results, do not depend on the chunking) */
+    if (u->nseg == 1 && g->g * u->ntt * u->nkp < 4 && nb < SLOTS) nb = SLOTS;
+    if (u->nseg > 1 && nb * u->nseg < 2 * SEG_SLOTS) nb = (2 * SEG_SLOTS + u->nseg - 1) / u->nseg;
     u->nbi = per < 0 ? -1 : (nb < g->n ? nb : (g->n > 0 ? g->n : 1));
 }
 
@@ -121,7 +147,7 @@ typedef struct {
     int64_t *poff; /* the taps' offsets in a padded image, filter order */
     char *pad;     /* nbi padded images */
     char *bp;      /* per image, group and panel: q x nr packed dYext^T */
-    char *dwt;     /* SLOTS dW^T: slot s, group g at (s * groups + g) * taps * kg, row t
+    char *dwt;     /* nslots dW^T: slot s, group g at (s * groups + g) * taps * kg, row t
                     * (filter tap order), column k */
 } unit_bufs;
 
@@ -134,7 +160,8 @@ static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi, u->pg.img, 1) + slack, g->es);
     b->bp = pdnn_conv_gemm_take(
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q), g->es);
-    b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(SLOTS * g->g, g->taps, g->geo.kg), g->es);
+    b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(u->nslots * g->g, g->taps, g->geo.kg),
+                                 g->es);
 }
 
 static size_t unit_workspace(const pdnn_conv_problem *p)
@@ -150,42 +177,52 @@ static size_t unit_workspace(const pdnn_conv_problem *p)
     return pdnn_conv_gemm_arena_bytes(&a);
 }
 
-/* Packs image ni's dY of group grp, panel kp (channels kp*nr ..) as q x nr B rows:
- * dst[l * nr + j] = dy[n, grp*kg + kp*nr + j, pixel of lane l] or 0 (no pixel, j >= kg). */
+/* Packs row block rb (of u->nrb) of image n's dY of group grp, panel kp (channels
+ * kp*nr ..) as B rows of nr: dst[l * nr + j] = dy[n, grp*kg + kp*nr + j, pixel of lane
+ * l], 0 where lane l has no pixel or j >= kg. The block's rows (o0, o1) write their
+ * lanes and the lanes up to the next row's (Q after the last), so the blocks together
+ * write every lane once. */
 static void pack_dyt(const pdnn_conv_gemm_geom *g, const unit_geom *u, const char *dy, int64_t n,
-                     int64_t grp, int64_t kp, char *dst)
+                     int64_t grp, int64_t kp, int64_t rb, pdnn_f32_transpose_fn tr, char *dst)
 {
     const int nr = g->uk->nr;
     const size_t es = g->es;
     const int64_t k0 = grp * g->geo.kg + kp * nr;
     const int64_t nk = g->geo.kg - kp * nr < nr ? g->geo.kg - kp * nr : nr;
     const int64_t *ys = g->geo.ys, *out = g->geo.out;
-    memset(dst, 0, (size_t)(u->q * nr) * es);
-    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
-    for (int64_t o0 = 0; o0 < out[0]; o0++)
-        for (int64_t o1 = 0; o1 < out[1]; o1++) {
-            const int64_t o[3] = {o0, o1, 0};
-            const int64_t l0 = pdnn_conv_gemm_pad_lane(&u->pg, o);
-            const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3];
-            if (es == sizeof(float) && (ys[4] == 1 || out[2] == 1)) {
-                /* NCHW: the row's nk x out2 block, transposed by SIMD blocks */
-                tr((size_t)nk, (size_t)out[2], (const float *)dy + s0, ys[1],
-                   (float *)dst + l0 * nr, nr);
-                continue;
-            }
-            for (int64_t o2 = 0; o2 < out[2]; o2++) {
-                const int64_t so = s0 + o2 * ys[4];
-                if (es == sizeof(float)) {
-                    float *d = (float *)dst + (l0 + o2) * nr;
-                    const float *s = (const float *)dy + so;
-                    for (int64_t j = 0; j < nk; j++) d[j] = s[j * ys[1]];
-                } else {
-                    double *d = (double *)dst + (l0 + o2) * nr;
-                    const double *s = (const double *)dy + so;
-                    for (int64_t j = 0; j < nk; j++) d[j] = s[j * ys[1]];
-                }
+    const int64_t rows = out[0] * out[1];
+    const int64_t r0 = rows * rb / u->nrb, r1 = rows * (rb + 1) / u->nrb;
+    for (int64_t r = r0; r < r1; r++) {
+        const int64_t o0 = r / out[1], o1 = r % out[1];
+        const int64_t o[3] = {o0, o1, 0};
+        const int64_t l0 = pdnn_conv_gemm_pad_lane(&u->pg, o);
+        int64_t lnext = u->q;
+        if (r + 1 < rows) {
+            const int64_t on[3] = {(r + 1) / out[1], (r + 1) % out[1], 0};
+            lnext = pdnn_conv_gemm_pad_lane(&u->pg, on);
+        }
+        char *d0 = dst + l0 * nr * (int64_t)es;
+        if (nk < nr) memset(d0, 0, (size_t)(out[2] * nr) * es); /* the columns past kg */
+        memset(d0 + out[2] * nr * (int64_t)es, 0, (size_t)((lnext - l0 - out[2]) * nr) * es);
+        const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3];
+        if (es == sizeof(float) && (ys[4] == 1 || out[2] == 1)) {
+            /* NCHW: the row's nk x out2 block, transposed by SIMD blocks */
+            tr((size_t)nk, (size_t)out[2], (const float *)dy + s0, ys[1], (float *)d0, nr);
+            continue;
+        }
+        for (int64_t o2 = 0; o2 < out[2]; o2++) {
+            const int64_t so = s0 + o2 * ys[4];
+            if (es == sizeof(float)) {
+                float *d = (float *)d0 + o2 * nr;
+                const float *sp = (const float *)dy + so;
+                for (int64_t j = 0; j < nk; j++) d[j] = sp[j * ys[1]];
+            } else {
+                double *d = (double *)d0 + o2 * nr;
+                const double *sp = (const double *)dy + so;
+                for (int64_t j = 0; j < nk; j++) d[j] = sp[j * ys[1]];
             }
         }
+    }
 }
 
 /* One block of the slots' sum (unit_exec's end): taps t0 .. t0 + SB - 1 and channels
@@ -245,7 +282,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
     const int64_t T = g.taps, kg = g.geo.kg, cg = g.geo.cg, Q = u.q;
-    const int64_t ntile = g.g * u.ntt * u.nkp, nich = (g.n + u.nbi - 1) / u.nbi;
+    const int64_t nich = (g.n + u.nbi - 1) / u.nbi;
     pdnn_conv_gemm_pad_taps(p, &g, &u.pg, b.poff);
     const int64_t bimg = g.g * u.nkp * nr * Q; /* packed dY^T elements per image */
     const char *x = arg->src, *dy = arg->wei;
@@ -258,11 +295,12 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
+        const int64_t per_img = g.g * cg + g.g * u.nkp * u.nrb; /* planes, dY^T row blocks */
         for (int64_t ic = 0; ic < nich; ic++) {
             const int64_t n0 = ic * u.nbi, nimg = g.n - n0 < u.nbi ? g.n - n0 : u.nbi;
 #pragma omp for schedule(static)
-            for (int64_t i = 0; i < nimg * (g.g * cg + g.g * u.nkp); i++) {
-                const int64_t ni = i / (g.g * cg + g.g * u.nkp), r = i % (g.g * cg + g.g * u.nkp);
+            for (int64_t i = 0; i < nimg * per_img; i++) {
+                const int64_t ni = i / per_img, r = i % per_img;
                 if (r < g.g * cg && whole) {
                     if (r == 0) /* the image at once */
                         memcpy(b.pad + ni * u.pg.img * (int64_t)es,
@@ -270,44 +308,56 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                 } else if (r < g.g * cg) {
                     pdnn_conv_gemm_pad_plane(&g, &u.pg, x, n0 + ni, r,
                                              b.pad + (ni * u.pg.img + r * u.pg.ps) * (int64_t)es);
+                } else {
+                    const int64_t pnl = (r - g.g * cg) / u.nrb; /* grp * nkp + kp */
+                    pack_dyt(&g, &u, dy, n0 + ni, pnl / u.nkp, pnl % u.nkp,
+                             (r - g.g * cg) % u.nrb, trf,
+                             b.bp + (ni * bimg + pnl * nr * Q) * (int64_t)es);
                 }
-                else
-                    pack_dyt(&g, &u, dy, n0 + ni, (r - g.g * cg) / u.nkp, (r - g.g * cg) % u.nkp,
-                             b.bp + (ni * bimg + (r - g.g * cg) * nr * Q) * (int64_t)es);
             }
-            /* items (tile, slot) over the slots this chunk's images fill (its images
-             * are consecutive: slots n0 % SLOTS on), slot fastest, dealt round robin:
-             * the threads share the tiles even when a chunk holds one image; each
-             * item sums its slot's images of the chunk in order */
-            const int64_t nsc = nimg < SLOTS ? nimg : SLOTS;
+            /* items (tap tiles, slot) over the slots this chunk's parts fill (its parts
+             * are consecutive: slots v0 % nslots on), slot fastest, dealt round robin;
+             * each item sums its slot's parts of the chunk in order, each part's lanes
+             * in KC blocks, every tile of the item on a block before the next block */
+            const int64_t nv = nimg * u.nseg, v0 = n0 * u.nseg;
+            const int64_t nsc = nv < u.nslots ? nv : u.nslots;
+            const int64_t nti = (u.ntt + u.tpi - 1) / u.tpi; /* items per (grp, kp) */
 #pragma omp for schedule(static, 1)
-            for (int64_t item = 0; item < nsc * ntile; item++) {
-                const int64_t slot = (n0 + item % nsc) % SLOTS, tile = item / nsc;
-                const int64_t grp = tile / (u.ntt * u.nkp), rest = tile % (u.ntt * u.nkp);
-                const int64_t t0 = rest / u.nkp * mr, kp = rest % u.nkp;
-                /* the tile's rows: taps t0 .. t0 + nrow - 1 (filter order), read in place
-                 * at their offsets in the padded image; C: those rows of dW^T */
-                const int64_t nrow = T - t0 < mr ? T - t0 : mr;
-                ptrdiff_t ao[PDNN_GEMM_MR_MAX];
-                for (int64_t i = 0; i < nrow; i++) ao[i] = (ptrdiff_t)(b.poff[t0 + i] - b.poff[t0]);
-                const int64_t aoff = grp * cg * u.pg.ps + b.poff[t0];
+            for (int64_t item = 0; item < nsc * g.g * u.nkp * nti; item++) {
+                const int64_t slot = (v0 + item % nsc) % u.nslots, it = item / nsc;
+                const int64_t grp = it / (u.nkp * nti), kp = it % (u.nkp * nti) / nti;
+                const int64_t tt0 = it % nti * u.tpi;
+                const int64_t tt1 = tt0 + u.tpi < u.ntt ? tt0 + u.tpi : u.ntt;
                 const int64_t ncols = kg - kp * nr < nr ? kg - kp * nr : nr;
-                char *c = b.dwt + (((slot * g.g + grp) * T + t0) * kg + kp * nr) * (int64_t)es;
-                for (int64_t ni = 0; ni < nimg; ni++) {
-                    if ((n0 + ni) % SLOTS != slot) continue;
-                    const char *a = b.pad + (ni * u.pg.img + aoff) * (int64_t)es;
+                for (int64_t vi = 0; vi < nv; vi++) {
+                    if ((v0 + vi) % u.nslots != slot) continue;
+                    const int64_t ni = vi / u.nseg, l0 = vi % u.nseg * SEG_LANES;
+                    const int64_t l1 = u.nseg == 1 || Q - l0 < SEG_LANES ? Q : l0 + SEG_LANES;
+                    const char *aimg = b.pad + (ni * u.pg.img + grp * cg * u.pg.ps) * (int64_t)es;
                     const char *bb = b.bp + (ni * bimg + (grp * u.nkp + kp) * nr * Q) * (int64_t)es;
-                    for (int64_t q0 = 0; q0 < Q; q0 += PDNN_GEMM_KC) {
-                        const int64_t kc = Q - q0 < PDNN_GEMM_KC ? Q - q0 : PDNN_GEMM_KC;
-                        const bool first = n0 + ni == slot && q0 == 0; /* slot's first image */
-                        if (es == sizeof(float))
-                            uk->f32_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
-                                       (const float *)a + q0, ao, (const float *)bb + q0 * nr,
-                                       (float *)c, kg, 1, 1.0f, first ? 0.0f : 1.0f);
-                        else
-                            uk->f64_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
-                                       (const double *)a + q0, ao, (const double *)bb + q0 * nr,
-                                       (double *)c, kg, 1, 1.0, first ? 0.0 : 1.0);
+                    for (int64_t q0 = l0; q0 < l1; q0 += PDNN_GEMM_KC) {
+                        const int64_t kc = l1 - q0 < PDNN_GEMM_KC ? l1 - q0 : PDNN_GEMM_KC;
+                        const bool first = v0 + vi == slot && q0 == l0; /* slot's first part */
+                        for (int64_t tt = tt0; tt < tt1; tt++) {
+                            /* the tile's rows: taps t0 .. t0 + nrow - 1 (filter order),
+                             * read in place at their offsets in the padded image; C: those
+                             * rows of dW^T */
+                            const int64_t t0 = tt * mr, nrow = T - t0 < mr ? T - t0 : mr;
+                            ptrdiff_t ao[PDNN_GEMM_MR_MAX];
+                            for (int64_t i = 0; i < nrow; i++)
+                                ao[i] = (ptrdiff_t)(b.poff[t0 + i] - b.poff[t0]);
+                            const char *a = aimg + (b.poff[t0] + q0) * (int64_t)es;
+                            char *c = b.dwt +
+                                      (((slot * g.g + grp) * T + t0) * kg + kp * nr) * (int64_t)es;
+                            if (es == sizeof(float))
+                                uk->f32_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
+                                           (const float *)a, ao, (const float *)bb + q0 * nr,
+                                           (float *)c, kg, 1, 1.0f, first ? 0.0f : 1.0f);
+                            else
+                                uk->f64_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
+                                           (const double *)a, ao, (const double *)bb + q0 * nr,
+                                           (double *)c, kg, 1, 1.0, first ? 0.0 : 1.0);
+                        }
                     }
                 }
             }
@@ -315,7 +365,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
         /* dW = alpha * (sum of the slots' dW^T, in slot order)^T + beta * dW, by blocks of
          * SB taps x SB channels (dW^T's rows are read along, dW's rows written along:
          * row by row, the transposed reads would take a cache line per element) */
-        const int64_t nslot = g.n < SLOTS ? g.n : SLOTS;
+        const int64_t nslot = g.n * u.nseg < u.nslots ? g.n * u.nseg : u.nslots;
         const int64_t ntb = (T + SB - 1) / SB, nkb = (kg + SB - 1) / SB;
 #pragma omp for schedule(static)
         for (int64_t blk = 0; blk < g.g * ntb * nkb; blk++) {
