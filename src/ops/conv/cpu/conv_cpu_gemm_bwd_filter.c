@@ -28,9 +28,10 @@
  * products to dW (the first block blends with beta; dW unread when beta == 0). So the
  * sum runs in one fixed order whatever the thread count.
  *
- * Workspace: in place: the tap offsets, one chunk of padded images and their packed dY^T
- * (~512 KiB, or at least the images that fill the slots), and the slots' dW^T (4, or 8
- * for small filters, times K * C/g * prod(kern) elements). Otherwise: the tap table
+ * Workspace: in place: the tap offsets, one chunk of padded images and (whole images)
+ * their packed dY^T (~512 KiB, or at least the images that fill the slots), and the
+ * slots' dW^T (4, or 8 for small filters, times K * C/g * prod(kern) elements); small
+ * filters also take 64 KiB of each thread's stack. Otherwise: the tap table
  * and one K block of packed dY and im2col^T for every group (~ (K + C * prod(kern)) * 256
  * elements). */
 #include <string.h>
@@ -67,9 +68,10 @@ static void bwdf_layout(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_arena *a, b
  *   input channel: 5 tiles for 5x5) still keeps every thread busy.
  * - Segments (filters of at most SEG_FILTER elements: the stems, 3 -> 64 channels
  *   with 7x7 taps): threads take slots, and an item runs every tap tile of its group and
- *   panel on one KC block of lanes before the next, so the block of packed dY^T is read
- *   from L1 by all the tiles: with tile by tile passes over an image, its dY^T (MiBs
- *   for a 112x112 map) came from memory for every 6 taps. */
+ *   panel on one KC block of lanes before the next; the item packs that block of dY^T
+ *   itself, into its thread's stack, where all the tiles read it from L1 (with tile
+ *   by tile passes over an image's packed dY^T, MiBs for a 112x112 map, it came from
+ *   memory for every 6 taps). */
 #define SLOTS 4
 #define SEG_SLOTS 8
 #define SEG_LANES (8 * PDNN_GEMM_KC)
@@ -97,7 +99,8 @@ typedef struct {
     int64_t nseg;   /* parts per image: segments of SEG_LANES lanes, or 1 (whole images) */
     int64_t nslots; /* SEG_SLOTS or SLOTS */
     int64_t tpi;    /* tap tiles per item: ntt (segments) or 1 */
-    int64_t nrb;    /* row blocks per packed dY^T panel (threads split them) */
+    int64_t nrb;    /* whole images: lane ranges a packed dY^T panel is cut into (the
+                     * threads split them); segments: 0, the items pack their blocks */
 } unit_geom;
 
 /* The micro-kernel of the in-place path: a narrower tile when Kg fills half the
@@ -125,13 +128,10 @@ static void unit_geom_init(const pdnn_conv_gemm_geom *g, unit_geom *u)
     if (u->nseg < 1) u->nseg = 1;
     u->nslots = seg ? SEG_SLOTS : SLOTS;
     u->tpi = seg ? u->ntt : 1;
-    const int64_t rows = g->npix == 0 ? 0 : g->geo.out[0] * g->geo.out[1];
-    u->nrb = rows < 8 ? (rows > 0 ? rows : 1) : 8;
+    u->nrb = seg ? 0 : 8;
     /* images per chunk: padded x and packed dY^T within the chunk target */
-    const int64_t per = u->pg.img < 0 ? -1
-                        : pdnn_conv_gemm_mul3(g->g * u->nkp * nr, u->q, 1) < 0
-                            ? -1
-                            : u->pg.img + g->g * u->nkp * nr * u->q;
+    const int64_t bimg = u->nrb == 0 ? 0 : pdnn_conv_gemm_mul3(g->g * u->nkp * nr, u->q, 1);
+    const int64_t per = u->pg.img < 0 || bimg < 0 ? -1 : u->pg.img + bimg;
     int64_t nb = per > 0 ? (int64_t)(PDNN_CONV_GEMM_PAD_CHUNK_BYTES / g->es) / per : 1;
     if (nb < 1) nb = 1;
     /* items per chunk: with whole images and few tiles (a stem: 3 input channels, a few
@@ -159,7 +159,8 @@ static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
     b->pad = pdnn_conv_gemm_take(
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi, u->pg.img, 1) + slack, g->es);
     b->bp = pdnn_conv_gemm_take(
-        a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q), g->es);
+        a, u->nbi < 0 ? -1 : u->nrb == 0 ? 0 : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q),
+        g->es);
     b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(u->nslots * g->g, g->taps, g->geo.kg),
                                  g->es);
 }
@@ -177,49 +178,51 @@ static size_t unit_workspace(const pdnn_conv_problem *p)
     return pdnn_conv_gemm_arena_bytes(&a);
 }
 
-/* Packs row block rb (of u->nrb) of image n's dY of group grp, panel kp (channels
- * kp*nr ..) as B rows of nr: dst[l * nr + j] = dy[n, grp*kg + kp*nr + j, pixel of lane
- * l], 0 where lane l has no pixel or j >= kg. The block's rows (o0, o1) write their
- * lanes and the lanes up to the next row's (Q after the last), so the blocks together
- * write every lane once. */
+/* Packs lanes l0 .. l1 - 1 of image n's dY of group grp, panel kp (channels kp*nr ..)
+ * as B rows of nr: dst[(l - l0) * nr + j] = dy[n, grp*kg + kp*nr + j, pixel of lane l],
+ * 0 where lane l has no pixel or j >= kg. Lane l lies in row l / q2 of the phase grid
+ * ((o0, o1) = (row / q1, row % q1): phase-grid rows past out[1] have no pixels) at
+ * column l % q2 (no pixel from out[2] on). */
 static void pack_dyt(const pdnn_conv_gemm_geom *g, const unit_geom *u, const char *dy, int64_t n,
-                     int64_t grp, int64_t kp, int64_t rb, pdnn_f32_transpose_fn tr, char *dst)
+                     int64_t grp, int64_t kp, int64_t l0, int64_t l1, pdnn_f32_transpose_fn tr,
+                     char *dst)
 {
     const int nr = g->uk->nr;
     const size_t es = g->es;
     const int64_t k0 = grp * g->geo.kg + kp * nr;
     const int64_t nk = g->geo.kg - kp * nr < nr ? g->geo.kg - kp * nr : nr;
     const int64_t *ys = g->geo.ys, *out = g->geo.out;
-    const int64_t rows = out[0] * out[1];
-    const int64_t r0 = rows * rb / u->nrb, r1 = rows * (rb + 1) / u->nrb;
-    for (int64_t r = r0; r < r1; r++) {
-        const int64_t o0 = r / out[1], o1 = r % out[1];
-        const int64_t o[3] = {o0, o1, 0};
-        const int64_t l0 = pdnn_conv_gemm_pad_lane(&u->pg, o);
-        int64_t lnext = u->q;
-        if (r + 1 < rows) {
-            const int64_t on[3] = {(r + 1) / out[1], (r + 1) % out[1], 0};
-            lnext = pdnn_conv_gemm_pad_lane(&u->pg, on);
+    const int64_t q1 = u->pg.q[1], q2 = u->pg.q[2];
+    for (int64_t row = l0 / q2; row * q2 < l1; row++) {
+        const int64_t o0 = row / q1, o1 = row % q1;
+        const int64_t a = row * q2 > l0 ? row * q2 : l0;        /* the row's lanes in range */
+        const int64_t e = (row + 1) * q2 < l1 ? (row + 1) * q2 : l1;
+        int64_t v0 = a, v1 = a;                                  /* its lanes with a pixel */
+        if (o0 < out[0] && o1 < out[1]) {
+            v1 = row * q2 + out[2] < e ? row * q2 + out[2] : e;
+            if (v1 < v0) v1 = v0;
         }
-        char *d0 = dst + l0 * nr * (int64_t)es;
-        if (nk < nr) memset(d0, 0, (size_t)(out[2] * nr) * es); /* the columns past kg */
-        memset(d0 + out[2] * nr * (int64_t)es, 0, (size_t)((lnext - l0 - out[2]) * nr) * es);
-        const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3];
-        if (es == sizeof(float) && (ys[4] == 1 || out[2] == 1)) {
-            /* NCHW: the row's nk x out2 block, transposed by SIMD blocks */
-            tr((size_t)nk, (size_t)out[2], (const float *)dy + s0, ys[1], (float *)d0, nr);
+        char *d = dst + (v0 - l0) * nr * (int64_t)es;
+        if (nk < nr) memset(d, 0, (size_t)((v1 - v0) * nr) * es); /* the columns past kg */
+        memset(dst + (v1 - l0) * nr * (int64_t)es, 0, (size_t)((e - v1) * nr) * es);
+        if (v1 == v0) continue;
+        const int64_t len = v1 - v0, c0 = v0 - row * q2;
+        const int64_t s0 = n * ys[0] + k0 * ys[1] + o0 * ys[2] + o1 * ys[3] + c0 * ys[4];
+        if (es == sizeof(float) && (ys[4] == 1 || len == 1)) {
+            /* NCHW: the row's nk x len block, transposed by SIMD blocks */
+            tr((size_t)nk, (size_t)len, (const float *)dy + s0, ys[1], (float *)d, nr);
             continue;
         }
-        for (int64_t o2 = 0; o2 < out[2]; o2++) {
+        for (int64_t o2 = 0; o2 < len; o2++) {
             const int64_t so = s0 + o2 * ys[4];
             if (es == sizeof(float)) {
-                float *d = (float *)d0 + o2 * nr;
+                float *dd = (float *)d + o2 * nr;
                 const float *sp = (const float *)dy + so;
-                for (int64_t j = 0; j < nk; j++) d[j] = sp[j * ys[1]];
+                for (int64_t j = 0; j < nk; j++) dd[j] = sp[j * ys[1]];
             } else {
-                double *d = (double *)d0 + o2 * nr;
+                double *dd = (double *)d + o2 * nr;
                 const double *sp = (const double *)dy + so;
-                for (int64_t j = 0; j < nk; j++) d[j] = sp[j * ys[1]];
+                for (int64_t j = 0; j < nk; j++) dd[j] = sp[j * ys[1]];
             }
         }
     }
@@ -284,7 +287,7 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
     const int64_t T = g.taps, kg = g.geo.kg, cg = g.geo.cg, Q = u.q;
     const int64_t nich = (g.n + u.nbi - 1) / u.nbi;
     pdnn_conv_gemm_pad_taps(p, &g, &u.pg, b.poff);
-    const int64_t bimg = g.g * u.nkp * nr * Q; /* packed dY^T elements per image */
+    const int64_t bimg = g.g * u.nkp * nr * Q; /* packed dY^T elements per image (whole images) */
     const char *x = arg->src, *dy = arg->wei;
     char *dw = arg->dst;
     const int nt = ctx->nthreads;
@@ -295,7 +298,9 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        const int64_t per_img = g.g * cg + g.g * u.nkp * u.nrb; /* planes, dY^T row blocks */
+        /* one KC block of packed lanes (segments), in this thread's stack */
+        _Alignas(64) char lanes[PDNN_GEMM_KC * PDNN_GEMM_NR_MAX * sizeof(float)];
+        const int64_t per_img = g.g * cg + g.g * u.nkp * u.nrb; /* planes, dY^T lane ranges */
         for (int64_t ic = 0; ic < nich; ic++) {
             const int64_t n0 = ic * u.nbi, nimg = g.n - n0 < u.nbi ? g.n - n0 : u.nbi;
 #pragma omp for schedule(static)
@@ -309,10 +314,10 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                     pdnn_conv_gemm_pad_plane(&g, &u.pg, x, n0 + ni, r,
                                              b.pad + (ni * u.pg.img + r * u.pg.ps) * (int64_t)es);
                 } else {
-                    const int64_t pnl = (r - g.g * cg) / u.nrb; /* grp * nkp + kp */
-                    pack_dyt(&g, &u, dy, n0 + ni, pnl / u.nkp, pnl % u.nkp,
-                             (r - g.g * cg) % u.nrb, trf,
-                             b.bp + (ni * bimg + pnl * nr * Q) * (int64_t)es);
+                    const int64_t pnl = (r - g.g * cg) / u.nrb, rb = (r - g.g * cg) % u.nrb;
+                    const int64_t l0 = Q * rb / u.nrb, l1 = Q * (rb + 1) / u.nrb;
+                    pack_dyt(&g, &u, dy, n0 + ni, pnl / u.nkp, pnl % u.nkp, l0, l1, trf,
+                             b.bp + (ni * bimg + pnl * nr * Q + l0 * nr) * (int64_t)es);
                 }
             }
             /* items (tap tiles, slot) over the slots this chunk's parts fill (its parts
@@ -334,10 +339,19 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                     const int64_t ni = vi / u.nseg, l0 = vi % u.nseg * SEG_LANES;
                     const int64_t l1 = u.nseg == 1 || Q - l0 < SEG_LANES ? Q : l0 + SEG_LANES;
                     const char *aimg = b.pad + (ni * u.pg.img + grp * cg * u.pg.ps) * (int64_t)es;
-                    const char *bb = b.bp + (ni * bimg + (grp * u.nkp + kp) * nr * Q) * (int64_t)es;
+                    const char *bimgp =
+                        u.nrb == 0 ? NULL
+                                   : b.bp + (ni * bimg + (grp * u.nkp + kp) * nr * Q) * (int64_t)es;
                     for (int64_t q0 = l0; q0 < l1; q0 += PDNN_GEMM_KC) {
                         const int64_t kc = l1 - q0 < PDNN_GEMM_KC ? l1 - q0 : PDNN_GEMM_KC;
                         const bool first = v0 + vi == slot && q0 == l0; /* slot's first part */
+                        /* B: the packed panel's rows q0 .., or (segments) this block of
+                         * lanes packed here, where the item's tiles read it from L1 */
+                        const char *bb = lanes;
+                        if (u.nrb == 0) /* (f64 tiles are at most 32 wide: the block fits) */
+                            pack_dyt(&g, &u, dy, n0 + ni, grp, kp, q0, q0 + kc, trf, lanes);
+                        else
+                            bb = bimgp + q0 * nr * (int64_t)es;
                         for (int64_t tt = tt0; tt < tt1; tt++) {
                             /* the tile's rows: taps t0 .. t0 + nrow - 1 (filter order),
                              * read in place at their offsets in the padded image; C: those
@@ -351,11 +365,11 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                                       (((slot * g.g + grp) * T + t0) * kg + kp * nr) * (int64_t)es;
                             if (es == sizeof(float))
                                 uk->f32_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
-                                           (const float *)a, ao, (const float *)bb + q0 * nr,
+                                           (const float *)a, ao, (const float *)bb,
                                            (float *)c, kg, 1, 1.0f, first ? 0.0f : 1.0f);
                             else
                                 uk->f64_ao((size_t)nrow, (size_t)ncols, (size_t)kc,
-                                           (const double *)a, ao, (const double *)bb + q0 * nr,
+                                           (const double *)a, ao, (const double *)bb,
                                            (double *)c, kg, 1, 1.0, first ? 0.0 : 1.0);
                         }
                     }
