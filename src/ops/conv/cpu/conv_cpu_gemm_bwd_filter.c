@@ -11,8 +11,8 @@
  * mr consecutive taps of the filter's order, each row at its tap's offset (the
  * micro-kernels' _ao entry), unit step along q; with Kg at most half the tile's width a
  * narrower tile (12 x 32 at AVX-512 f32) keeps the columns full. dYext^T is packed into
- * B panels per image (NCHW rows through the transpose kernel, threads splitting the
- * rows). The sums run over parts (whole images; for small filters, fixed segments of
+ * B panels (NCHW rows through the transpose kernel): per image, threads splitting its
+ * lanes, or, for small filters, per KC block of lanes by the item that uses it. The sums run over parts (whole images; for small filters, fixed segments of
  * each image's lanes) dealt to fixed slots (part v in slot v % slots, a dW^T each, in
  * the workspace): threads split (slot, tap tiles) items; each item sums its slot's
  * parts in order and every part's lanes in fixed PDNN_GEMM_KC blocks, and the slots are
