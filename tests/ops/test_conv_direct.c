@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/isa.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
 #include "tu_conv.h"
 #include "tu_layout.h"
 
@@ -393,6 +395,115 @@ static void test_dw_flat(void)
     }
 }
 
+/* The masked flat-plane path (conv_cpu_direct_dw_flat.c, AVX-512 only) run directly through
+ * a test entry whose supports() is pdnn_dwmf_applies: stride 1, output width = input
+ * width, planes of 1, 15, 16, 17, 49, 196 elements and larger (up to the 4096 limit; a
+ * 4097-element plane refused), 1-d rows, 3x3 / 5x5 / 2x2 / 1x3 / 1x25 / 1x1 filters,
+ * "same" padding (asymmetric too) with rows padded 0-2 (output heights that differ from
+ * the input's), dilation 2, flip, KRSC (gathered weights), odd channel counts (a last
+ * call of one plane; backward filter's single last channel), minibatches large enough for
+ * the backward filter's threshold. Each direction must run here where the documented rules
+ * say so; exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0), 1 and
+ * 2 threads bitwise (the harness). */
+static bool mf_supports(const void *prob, const char **why)
+{
+    if (pdnn_dwmf_applies(prob)) return true;
+    *why = "outside the masked flat path";
+    return false;
+}
+
+static pdnnStatus_t mf_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *a = args;
+    const float al = (float)a->alpha, be = (float)a->beta;
+    bool ok = false;
+    if (p->dir == PDNN_CONV_FWD)
+        ok = pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
+    else if (p->dir == PDNN_CONV_BWD_DATA)
+        ok = pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
+    else
+        ok = pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
+    return ok ? PDNN_STATUS_SUCCESS : PDNN_STATUS_INTERNAL_ERROR;
+}
+
+static const pdnn_impl mf_entry = {"test:dw_masked_flat", -1, PDNN_ISA_AVX512,
+                                   PDNN_IMPL_DETERMINISTIC, mf_supports, NULL, mf_exec};
+
+/* The documented rules (conv_cpu_direct_dw_flat.c): the directions that run on the masked
+ * path for a shape within its set. */
+static bool mf_expected(const tu_conv_shape *s, pdnn_conv_dir dir)
+{
+    const int nsp = s->nsp, W = s->in[nsp - 1];
+    const long H = nsp == 2 ? s->in[0] : 1, OH = nsp == 2 ? s->out[0] : 1;
+    const long nout = (dir == PDNN_CONV_BWD_DATA ? H : OH) * W;
+    if (nout > 4096 || H * W == 1) return false; /* a packed 1x1 plane is channels-last */
+    if (dir == PDNN_CONV_BWD_FILTER) return s->n * nout >= 784 && !(nout > 128 && nout <= 256);
+    return !(nout > 256 && nout <= 1024 && W >= 16);
+}
+
+static void test_dw_masked(void)
+{
+    static const int cfg[][10] = {
+        /* h, w, r1, r2, row pad before, row pad after, column pad before, dil, channels, n */
+        {1, 1, 1, 1, 0, 0, 0, 1, 3, 20},    {1, 15, 3, 3, 1, 1, 1, 1, 5, 60},
+        {1, 16, 3, 3, 1, 1, 1, 1, 2, 50},   {1, 17, 3, 3, 1, 1, 1, 1, 3, 47},
+        {3, 5, 3, 3, 1, 1, 1, 1, 4, 53},    {4, 4, 3, 3, 1, 1, 1, 1, 3, 49},
+        {7, 7, 3, 3, 1, 1, 1, 1, 19, 16},   {7, 7, 3, 3, 0, 0, 1, 1, 3, 20},
+        {7, 7, 3, 3, 2, 2, 1, 1, 2, 13},    {7, 7, 5, 5, 2, 2, 2, 1, 5, 16},
+        {14, 14, 3, 3, 1, 1, 1, 1, 9, 4},   {9, 11, 5, 5, 2, 1, 2, 1, 3, 8},
+        {10, 12, 3, 3, 2, 2, 2, 2, 3, 7},   {8, 9, 2, 2, 0, 1, 1, 1, 3, 11},
+        {6, 13, 1, 3, 0, 0, 1, 1, 4, 10},   {12, 12, 5, 5, 2, 2, 2, 1, 2, 6},
+        {17, 1, 3, 3, 1, 1, 1, 1, 3, 47},   {2, 30, 1, 25, 0, 0, 12, 1, 2, 14},
+        {33, 33, 3, 3, 1, 1, 1, 1, 2, 1},   {28, 28, 3, 3, 1, 1, 1, 1, 2, 2},
+        {64, 64, 3, 3, 1, 1, 1, 1, 1, 1},   {56, 56, 3, 3, 1, 1, 1, 1, 2, 1},
+        {1, 4097, 3, 3, 1, 1, 1, 1, 1, 1}};
+    if (pdnn_cpu_isa() < PDNN_ISA_AVX512) return;
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+        const int *c = cfg[i];
+        tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, c[9], c[8], 1, 1, c[0], c[1], c[2],
+                                          c[3], 1, c[6], c[7]);
+        s.pb[0] = c[4];
+        s.pe[0] = c[5];
+        s.pb[1] = c[6];
+        s.pe[1] = (c[3] - 1) * c[7] - c[6]; /* output width = input width */
+        s.flip = i % 3 == 1;
+        s.krsc = i % 4 == 2;
+        tu_conv_finish_shape(&s);
+        for (int d = 0; d < 3; d++) {
+            const pdnn_conv_dir dir = (pdnn_conv_dir)d;
+            const bool want = mf_expected(&s, dir) && c[1] <= 4096;
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &s, dir);
+            TU_CHECK(pdnn_dwmf_applies(&cs.p) == want, "masked flat %dx%d %s: applies %d, expected %d",
+                     c[0], c[1], tu_conv_dir_name(dir), !want, want);
+            if (want)
+                tu_conv_check(&mf_entry, &s, dir, i % 5 != 4, al[(i + d) % 3], be[(i + 2 * d) % 4],
+                              0, true);
+        }
+        tu_conv_check_family(&fam_dw, &s, true);
+    }
+    /* 1-d rows */
+    tu_conv_shape s = tu_conv_shape1d(PDNN_DATA_FLOAT, 20, 3, 1, 1, 49, 3, 1, 1, 1);
+    for (int d = 0; d < 3; d++) {
+        tu_conv_setup cs;
+        tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
+        TU_CHECK(pdnn_dwmf_applies(&cs.p), "masked flat 1-d %s runs", tu_conv_dir_name((pdnn_conv_dir)d));
+        tu_conv_check(&mf_entry, &s, (pdnn_conv_dir)d, true, 1.0, d == 1 ? 0.5 : 0.0, 0, true);
+    }
+    /* refused: stride 2, a gapped row, output width != input width, multiplier 2 */
+    const tu_conv_shape rs[] = {tu_conv_shape2d(PDNN_DATA_FLOAT, 4, 3, 1, 1, 8, 8, 3, 3, 2, 1, 1),
+                                shape_dw(PDNN_DATA_FLOAT, 4, 3, 1, 8, 8, 3, 1, 1, 1, TU_LAYOUT_GAPPED),
+                                tu_conv_shape2d(PDNN_DATA_FLOAT, 40, 3, 1, 1, 8, 8, 3, 3, 1, 0, 1),
+                                shape_dw(PDNN_DATA_FLOAT, 20, 3, 2, 8, 8, 3, 1, 1, 1, TU_LAYOUT_PACKED)};
+    for (int i = 0; i < 4; i++) {
+        tu_conv_setup cs;
+        tu_conv_setup_init(&cs, &rs[i], PDNN_CONV_FWD);
+        TU_CHECK(!pdnn_dwmf_applies(&cs.p), "masked flat: refusal %d", i);
+    }
+}
+
 static void test_dw_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 1, 5, 5, 3, 3, 1, 1, 1);
@@ -527,6 +638,7 @@ int main(void)
     test_dw_blocks();
     test_dw_bands();
     test_dw_flat();
+    test_dw_masked();
     for (int ti = 0; ti < 2; ti++) {
         const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         test_1x1_edges(t);

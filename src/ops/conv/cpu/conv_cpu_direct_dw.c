@@ -10,6 +10,11 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
+ *  - otherwise, FLOAT at AVX-512, multiplier 1, stride 1 with the output width equal to
+ *    the input width, flat planes of at most 4096 outputs (1-d and 2-d): masked flat
+ *    planes, every tap one masked load of the plane in place and one multiply-add per 16
+ *    outputs, no copies (conv_cpu_direct_dw_flat.c; except where the next path measures
+ *    faster, there listed);
  *  - otherwise, FLOAT at multiplier 1 with planes of at most 32 x 32 outputs (1-d and 2-d,
  *    unit strides along the rows, the block's buffers within 128 KiB): blocks of 16
  *    channels packed channels-minor, one 16-lane multiply-add per tap and pixel
@@ -41,6 +46,7 @@
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define DW_TAPS_MAX 256 /* filter taps (prod of the filter dims) at most */
@@ -237,7 +243,8 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 fwd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dwcb_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt))
+            if (!pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
+                !pdnn_dwcb_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt))
                 fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             fwd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
@@ -253,7 +260,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dwcb_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
+            if (!pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
+                                    nt) &&
+                !pdnn_dwcb_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
                                     nt))
                 bwdd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
@@ -268,7 +277,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdf_nhwc_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dwcb_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+            if (!pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+                                      (float)a->beta, nt) &&
+                !pdnn_dwcb_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
                                       (float)a->beta, nt))
                 bwdf_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {

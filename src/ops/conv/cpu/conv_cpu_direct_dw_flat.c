@@ -1,0 +1,253 @@
+/* Depthwise convolution on masked flat planes (conv_cpu_direct_dw_flat.h), AVX-512, stride
+ * 1 with the output width equal to the input width ("same" columns; rows any): each NCHW
+ * plane is one flat 1-d signal read in place, no transposes and no padded copy. The
+ * destination plane (flat index f = i W + j) gets 16 elements a vector; tap t reads the
+ * source plane at the fixed flat offset toff[t] = dr W + dc from f, under a mask of the
+ * lanes whose source pixel lies inside it (row i + dr in [0, rows), column j + dc in
+ * [0, W)): one masked load and one masked fused multiply-add a tap and vector, the masks
+ * built once a call for every (vector, tap) (dwmf_ukernels.h). Padding taps add nothing.
+ *  - forward: source x, destination y, dr = r dil - pad (rows), dc likewise;
+ *  - backward data: the correlation of dy with the rotated filter, dr = pad - r dil;
+ *  - backward filter: the forward's geometry, each tap's sums kept as 16 lanes (in
+ *    registers) over the images in order and the plane, then the lanes summed in a fixed
+ *    tree.
+ * Threads split (image, channel) planes (forward, backward data; calls of up to MF_GROUP
+ * consecutive channels, the next call's planes prefetched when small) or pairs of
+ * channels (backward filter); every output is one chain in an order fixed by the problem,
+ * so results do not depend on the thread count; exact on small integers. */
+#include <stdint.h>
+
+#include "core/par.h"
+#include "cpu/isa.h"
+#include "cpu/ukernels/dwconv/dwmf_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
+
+#define L PDNN_DWMF_LANES
+#define MF_TAPS PDNN_DWMF_TAPS
+/* Destination plane elements at most (its masks table on the stack). */
+#define MF_GRID_MAX 4096
+#define MF_MASKS (MF_GRID_MAX / L * MF_TAPS)
+#define MF_GROUP 8 /* planes a kernel call (forward, backward data) */
+/* Where the other NCHW paths of conv_cpu_direct_dw_cb.c measure faster (1 thread,
+ * MobileNet-v2 3x3 layers): forward and backward data of destination planes of
+ * (MF_MID_LO, MF_MID_HI] elements with rows of at least 16 (cb_flat's padded rows share
+ * each row's loads between 3 outputs: 28x28 at minibatch 32 1.8 vs 1.95 ms forward, 1.8 vs
+ * 2.2 backward data); backward filter of fewer than MF_W_MIN output pixels a channel (all
+ * images; channel blocks: 7x7 at minibatch 1 32 vs 38 us) or planes of (MF_W_LO, MF_MID_LO]
+ * (cb_flatw's shared row loads: 14x14 at minibatch 32 1.0 vs 1.2 ms). */
+#define MF_MID_LO 256
+#define MF_MID_HI 1024
+#define MF_W_MIN 784
+#define MF_W_LO 128
+/* The next call's planes (source and destination floats) are prefetched up to this size
+ * (larger ones would evict the current planes from L1). */
+#define MF_PF_MAX 2048
+
+/* The taps of a plane: t = r nc + c over the tap rows r < nr and columns c < nc. */
+typedef struct {
+    int nr, nc;
+    int32_t dr[MF_TAPS], hr[MF_TAPS], dc[MF_TAPS], wc[MF_TAPS];
+    ptrdiff_t rbase[MF_TAPS], cbase[MF_TAPS]; /* source offsets of a row / column */
+    int64_t fr[MF_TAPS], fc[MF_TAPS];         /* filter row / column of a tap row / column */
+    int64_t nout, W;                          /* destination elements, width (pitch) */
+    int64_t ntap;
+    ptrdiff_t toff[MF_TAPS];
+    int64_t wo[MF_TAPS]; /* filter offset within a channel */
+    uint16_t *masks;
+} mf_grid;
+
+static int64_t mf_min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Filter offset of channel 0 at tap (r1, r2) (flipped for convolution). */
+static int64_t mf_woff(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t r1,
+                       int64_t r2)
+{
+    if (p->flip) {
+        r1 = G->kern[1] - 1 - r1;
+        r2 = G->kern[2] - 1 - r2;
+    }
+    return r1 * G->ws[3] + r2 * G->ws[4];
+}
+
+/* One axis: k taps of dilation d, padding pad, over a source axis of n elements (pitch P);
+ * tap r's offset sg (r d - pad) (sg = 1: forward; -1: backward data). */
+static void mf_axis(int64_t k, int64_t d, int64_t pad, int64_t sg, int64_t n, int64_t P,
+                    int32_t *dv, int32_t *hv, ptrdiff_t *base, int64_t *f)
+{
+    for (int64_t r = 0; r < k; r++) {
+        const int64_t u = sg * (r * d - pad);
+        dv[r] = (int32_t)u;
+        hv[r] = (int32_t)n;
+        base[r] = (ptrdiff_t)(u * P);
+        f[r] = r;
+    }
+}
+
+/* The problem's geometry in R (masks in masks); false, when it is outside this file's set:
+ * f32 at AVX-512, multiplier 1, 1-d or 2-d, stride 1, output width = input width, planes
+ * flat (rows back to back, unit column strides, not channels-last), at most MF_TAPS taps
+ * and MF_GRID_MAX destination elements, not where the other paths are faster (above). */
+static bool mf_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool bwd, mf_grid *R,
+                    uint16_t *masks)
+{
+    if (p->dtype != PDNN_DATA_FLOAT || p->c != p->g || p->k != p->g || p->g == 0) return false;
+    if (pdnn_cpu_isa() < PDNN_ISA_AVX512) return false;
+    if (G->kern[0] != 1 || G->in[0] != 1 || G->out[0] != 1 || G->pad[0] != 0) return false;
+    if (G->xs[4] != 1 || G->ys[4] != 1 || (G->xs[1] == 1 && G->ys[1] == 1)) return false;
+    if (G->str[1] != 1 || G->str[2] != 1 || G->kern[1] * G->kern[2] > MF_TAPS) return false;
+    const int64_t H = G->in[1], W = G->in[2], OH = G->out[1];
+    if (G->out[2] != W || (H > 1 && G->xs[3] != W) || (OH > 1 && G->ys[3] != W)) return false;
+    const int64_t sh = bwd ? OH : H, dh = bwd ? H : OH, sg = bwd ? -1 : 1;
+    R->nout = dh * W;
+    R->W = W;
+    if (R->nout > MF_GRID_MAX) return false;
+    R->nr = (int)G->kern[1];
+    R->nc = (int)G->kern[2];
+    mf_axis(G->kern[1], G->dil[1], G->pad[1], sg, sh, W, R->dr, R->hr, R->rbase, R->fr);
+    mf_axis(G->kern[2], G->dil[2], G->pad[2], sg, W, 1, R->dc, R->wc, R->cbase, R->fc);
+    R->ntap = (int64_t)R->nr * R->nc;
+    for (int r = 0; r < R->nr; r++)
+        for (int c = 0; c < R->nc; c++) {
+            R->toff[r * R->nc + c] = R->rbase[r] + R->cbase[c];
+            R->wo[r * R->nc + c] = mf_woff(p, G, R->fr[r], R->fc[c]);
+        }
+    if (p->dir == PDNN_CONV_BWD_FILTER) {
+        if (p->n * R->nout < MF_W_MIN || (R->nout > MF_W_LO && R->nout <= MF_MID_LO)) return false;
+    } else if (R->nout > MF_MID_LO && R->nout <= MF_MID_HI && W >= 16) {
+        return false;
+    }
+    R->masks = masks;
+    pdnn_f32_dwmf_masks__avx512((size_t)R->nout, (size_t)W, (size_t)W, (size_t)R->nr, R->dr,
+                                R->hr, (size_t)R->nc, R->dc, R->wc, masks);
+    return true;
+}
+
+static int mf_threads(int nthreads, int64_t units, double work)
+{
+    return pdnn_par_threads(nthreads, units, work, 32768.0);
+}
+
+/* The taps of channels c .. c + np - 1 for the conv kernel: in place when a channel's taps
+ * lie back to back in tap order (*wcs = the channel stride), else gathered into wb
+ * (*wcs = ntap). */
+static const float *mf_weights(const mf_grid *R, const float *w, int64_t ws0, int64_t c,
+                               int64_t np, float *wb, ptrdiff_t *wcs)
+{
+    bool seq = true;
+    for (int64_t t = 0; t < R->ntap; t++) seq = seq && R->wo[t] == t;
+    if (seq) {
+        *wcs = (ptrdiff_t)ws0;
+        return w + c * ws0;
+    }
+    for (int64_t q = 0; q < np; q++)
+        for (int64_t t = 0; t < R->ntap; t++) wb[q * R->ntap + t] = w[(c + q) * ws0 + R->wo[t]];
+    *wcs = (ptrdiff_t)R->ntap;
+    return wb;
+}
+
+/* Software prefetch of n floats at p for reading or (w) writing; computed as an integer:
+ * the address may lie past the tensor, and a prefetch never faults. */
+static void mf_prefetch(const float *p, int64_t n, int w)
+{
+    const uintptr_t a = (uintptr_t)p;
+    for (int64_t o = 0; o < n * (int64_t)sizeof(float); o += 64) {
+        if (w)
+            __builtin_prefetch((const void *)(a + (uintptr_t)o), 1, 3);
+        else
+            __builtin_prefetch((const void *)(a + (uintptr_t)o), 0, 3);
+    }
+}
+
+/* Forward (src x, dst y) or backward data (src dy, dst dx). */
+static bool mf_conv(const pdnn_conv_problem *p, bool bwd, const float *src, const float *w,
+                    float *dst, float alpha, float beta, int nthreads)
+{
+    pdnn_conv_geom3 G;
+    pdnn_conv_widen(p, &G);
+    uint16_t masks[MF_MASKS];
+    mf_grid R;
+    if (!mf_geom(p, &G, bwd, &R, masks)) return false;
+    const int64_t *ss = bwd ? G.ys : G.xs, *ds = bwd ? G.xs : G.ys;
+    const int64_t C = p->g, units = p->n * C;
+    const bool pf = ss[0] == C * ss[1] && ds[0] == C * ds[1];
+    const int nt = mf_threads(nthreads, units, (double)units * R.nout * R.ntap);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        float wb[MF_GROUP * MF_TAPS];
+        int64_t u0, u1;
+        pdnn_par_share(units, &u0, &u1);
+        for (int64_t u = u0; u < u1;) {
+            const int64_t n = u / C, c = u % C, np = mf_min(MF_GROUP, mf_min(C - c, u1 - u));
+            ptrdiff_t wcs;
+            const float *wp = mf_weights(&R, w, G.ws[0], c, np, wb, &wcs);
+            const float *s = src + n * ss[0] + c * ss[1];
+            float *d = dst + n * ds[0] + c * ds[1];
+            if (pf && u + np < u1 && np * (ss[1] + ds[1]) <= MF_PF_MAX) {
+                mf_prefetch(s + np * ss[1], np * ss[1], 0);
+                mf_prefetch(d + np * ds[1], np * ds[1], 1);
+            }
+            pdnn_f32_dwmf_conv__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.ntap, R.toff,
+                                       R.masks, wp, wcs, (size_t)R.nout, d, (ptrdiff_t)ds[1],
+                                       alpha, beta);
+            u += np;
+        }
+    }
+    return true;
+}
+
+bool pdnn_dwmf_applies(const pdnn_conv_problem *p)
+{
+    pdnn_conv_geom3 G;
+    pdnn_conv_widen(p, &G);
+    uint16_t masks[MF_MASKS];
+    mf_grid R;
+    return mf_geom(p, &G, p->dir == PDNN_CONV_BWD_DATA, &R, masks);
+}
+
+bool pdnn_dwmf_fwd(const pdnn_conv_problem *p, const float *x, const float *w, float *y,
+                   float alpha, float beta, int nthreads)
+{
+    return mf_conv(p, false, x, w, y, alpha, beta, nthreads);
+}
+
+bool pdnn_dwmf_bwd_data(const pdnn_conv_problem *p, const float *dy, const float *w, float *dx,
+                        float alpha, float beta, int nthreads)
+{
+    return mf_conv(p, true, dy, w, dx, alpha, beta, nthreads);
+}
+
+bool pdnn_dwmf_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
+                          float *dw, float alpha, float beta, int nthreads)
+{
+    pdnn_conv_geom3 G;
+    pdnn_conv_widen(p, &G);
+    uint16_t masks[MF_MASKS];
+    mf_grid R;
+    if (!mf_geom(p, &G, false, &R, masks)) return false;
+    const int64_t C = p->g, units = (C + 1) / 2, T = R.ntap;
+    const int nt = mf_threads(nthreads, units, (double)p->n * C * R.nout * T);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        float sum[2 * MF_TAPS];
+        int64_t u0, u1;
+        pdnn_par_share(units, &u0, &u1);
+        for (int64_t u = u0; u < u1; u++) {
+            const int64_t c = 2 * u, np = mf_min(2, C - c);
+            pdnn_f32_dwmf_bwdf__avx512((size_t)np, x + c * G.xs[1], (ptrdiff_t)G.xs[1],
+                                       (ptrdiff_t)G.xs[0], (size_t)T, R.toff, R.masks,
+                                       dy + c * G.ys[1], (ptrdiff_t)G.ys[1], (ptrdiff_t)G.ys[0],
+                                       (size_t)p->n, (size_t)R.nout, sum);
+            for (int64_t q = 0; q < np; q++)
+                for (int64_t t = 0; t < T; t++) {
+                    float *o = dw + (c + q) * G.ws[0] + R.wo[t];
+                    float v = alpha * sum[q * T + t];
+                    if (beta != 0) {
+                        const float b = beta * *o;
+                        v = v + b;
+                    }
+                    *o = v;
+                }
+        }
+    }
+    return true;
+}
