@@ -182,6 +182,10 @@ static void test_edges(pdnnDataType_t t)
     }
     s = tu_conv_shape1d(t, 3, 1, 4, 2, 30, 5, 3, 4, 1);
     check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 1.0);
+    /* more images than one chunk of dense phases holds (16), the last chunk short */
+    s = tu_conv_shape2d(t, 19, 1, 4, 5, 7, 6, 3, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_DATA, false, 0.5, -1.0);
     s = tu_conv_shape2d(t, 2, 1, 2, 3, 12, 12, 3, 2, 2, 1, 1);
     s.nsp = 3;
     s.in[2] = 14;

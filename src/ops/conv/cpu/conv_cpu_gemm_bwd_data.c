@@ -7,7 +7,9 @@
  * K * prod(kern) taps. With strides above 1, dx splits into prod(stride) phases (the
  * elements of one residue of i + pad modulo the stride along each dim), each reached by
  * a subset of the taps only: a stride-1 problem of its own (sub-filter read in place,
- * dx elements stride apart), run the same way; a phase no tap reaches gets beta * dx.
+ * dx elements stride apart), run the same way on chunks of images into dense buffers,
+ * which are then interleaved into dx a plane at a time (dx = alpha * value + beta * dx;
+ * beta * dx in a phase no tap reaches).
  *
  * Otherwise, by GEMM + col2im: per group g and chunk of whole images,
  * col_g[T x n*P] = W_g^T[T x Kg] * dY_g[Kg x n*P] (conv_cpu_gemm.h), then every dx
@@ -18,7 +20,9 @@
  * The gather (rather than a scatter-add) writes each dx element once, so threads split
  * dx rows freely and results do not depend on the thread count.
  *
- * Workspace (forward form): that of the forward core (the largest phase's). Otherwise:
+ * Workspace (forward form): that of the forward core (the largest phase's), and with
+ * strides the dense phases of one chunk (~8 MiB of dx, at least one image, at most 16).
+ * Otherwise:
  * tap and pixel tables, the packed transposed filter (~ K * T elements) and per chunk the
  * packed dY columns and the col matrix (<= ~4 MiB unless one image's T x P col matrix is
  * larger). */
@@ -156,34 +160,90 @@ static void phase_of(const pdnn_conv_problem *p, const int64_t *rho, bwdd_phase 
     }
 }
 
-/* Runs body with ph set to each stride phase of p in turn (body must not continue or
- * break: it runs inside the walk). */
-#define FOR_PHASES(p, ph, body)                                                            \
+/* Runs the body (the macro's last arguments) with ph set to each stride phase of p in
+ * turn (the body must not continue or break: it runs inside the walk). */
+#define FOR_PHASES(p, ph, ...)                                                              \
     do {                                                                                   \
         int64_t rho_[PDNN_CONV_SP_MAX] = {0};                                              \
         for (;;) {                                                                         \
             phase_of((p), rho_, &(ph));                                                    \
-            body;                                                                          \
+            __VA_ARGS__;                                                                   \
             int d_ = (p)->nsp - 1;                                                         \
             while (d_ >= 0 && ++rho_[d_] == (p)->stride[d_]) rho_[d_--] = 0;               \
             if (d_ < 0) break;                                                             \
         }                                                                                  \
     } while (0)
 
-/* Workspace of the phases: the largest forward core's. */
+/* With strides above 1 the phases run on chunks of images into dense buffers (one
+ * after the other, each phase's elements [n][c][spatial] packed), which are then
+ * interleaved into dx: each dx element written once, a plane at a time, rather than
+ * every phase's pass writing one element in prod(stride) of every cache line of dx
+ * (one by one, through the micro-kernels' scattered-column path). Chunks hold about
+ * PHASE_CHUNK_BYTES of dx (at least one image, at most PHASE_CHUNK_IMAGES). */
+#define PHASE_CHUNK_BYTES ((int64_t)8 << 20)
+#define PHASE_CHUNK_IMAGES 16
+
+static bool phased(const pdnn_conv_problem *p)
+{
+    for (int d = 0; d < p->nsp; d++)
+        if (p->stride[d] > 1) return true;
+    return false;
+}
+
+/* dx elements of one image (C * prod(in)), -1 on overflow. */
+static int64_t dx_image(const pdnn_conv_problem *p)
+{
+    int64_t e = p->c;
+    for (int d = 0; d < p->nsp; d++) e = pdnn_conv_gemm_mul3(e, p->in[d], 1);
+    return e;
+}
+
+static int64_t phase_images(const pdnn_conv_problem *p, size_t es)
+{
+    const int64_t per = dx_image(p);
+    if (per <= 0) return p->n > 0 ? p->n : 1;
+    int64_t nb = PHASE_CHUNK_BYTES / (int64_t)es / per;
+    if (nb < 1) nb = 1;
+    if (nb > PHASE_CHUNK_IMAGES) nb = PHASE_CHUNK_IMAGES;
+    return nb < p->n ? nb : (p->n > 0 ? p->n : 1);
+}
+
+/* Phase ph's problem on nimg images with its dx elements packed: [n][c][spatial]. */
+static void dense_phase(const bwdd_phase *ph, int64_t nimg, pdnn_conv_problem *q)
+{
+    *q = ph->q;
+    q->n = nimg;
+    int64_t acc = 1;
+    for (int d = q->nsp - 1; d >= 0; d--) {
+        q->xs[2 + d] = acc;
+        acc *= q->in[d];
+    }
+    q->xs[1] = acc;
+    q->xs[0] = acc * q->c;
+}
+
+/* Workspace of the phases: the dense chunk (when phased) and the largest forward
+ * core's; SIZE_MAX on overflow. */
 static size_t phases_workspace(const pdnn_conv_problem *p)
 {
+    const size_t es = p->dtype == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
+    const bool dense = phased(p);
+    const int64_t nb = dense ? phase_images(p, es) : p->n;
     size_t ws = 0;
     bwdd_phase ph;
     FOR_PHASES(p, ph, {
         if (!ph.none && !ph.notap) {
-            pdnn_conv_problem f;
-            fwd_form(&ph.q, &f);
+            pdnn_conv_problem q, f;
+            dense_phase(&ph, nb, &q);
+            fwd_form(dense ? &q : &ph.q, &f);
             const size_t w = pdnn_conv_gemm_fwd_workspace(&f, true);
             if (w > ws) ws = w;
         }
     });
-    return ws;
+    if (!dense || ws == SIZE_MAX) return ws;
+    const int64_t t = dx_image(p) < 0 ? -1 : pdnn_conv_gemm_mul3(nb, dx_image(p), (int64_t)es);
+    if (t < 0 || (size_t)t > SIZE_MAX - ws - PDNN_GEMM_ALIGN) return SIZE_MAX;
+    return ws + (size_t)t + PDNN_GEMM_ALIGN;
 }
 
 static size_t bwdd_workspace(const void *prob)
@@ -314,6 +374,112 @@ static void scale_phase(const pdnn_conv_gemm_geom *g, const pdnn_conv_problem *q
                     }
 }
 
+/* What the interleave needs of one phase. */
+typedef struct {
+    bool notap;           /* dx = beta * dx there */
+    int64_t xoff;         /* dx offset of the phase's origin */
+    int64_t toff, plane;  /* its dense block in tmp, elements of one (n, c) plane */
+    pdnn_conv_geom3 o;    /* its dims and dx strides */
+} ilv_phase;
+
+#define ILV_MAX 64 /* phases described at once (stride products up to 64) */
+
+/* Planes pl0 .. pl1 - 1 ((ni, c) = (pl / C, pl % C)) of the chunk's images n0 .. from
+ * the dense phases at tmp: dx = alpha * phase value + beta * dx, or beta * dx in a
+ * phase no tap reaches (dx unread when beta == 0). The same arithmetic as a
+ * micro-kernel's epilogue, in the element type. */
+#define INTERLEAVE(TT)                                                                     \
+    do {                                                                                   \
+        const TT al = (TT)alpha, be = (TT)beta;                                            \
+        const TT *t = (const TT *)tmp + f->toff + pl * f->plane;                           \
+        TT *d = (TT *)dx + (n0 + pl / p->c) * p->xs[0] + pl % p->c * p->xs[1] + f->xoff;   \
+        const pdnn_conv_geom3 *o = &f->o;                                                  \
+        for (int64_t i0 = 0; i0 < o->in[0]; i0++)                                          \
+            for (int64_t i1 = 0; i1 < o->in[1]; i1++) {                                    \
+                TT *dr = d + i0 * o->xs[2] + i1 * o->xs[3];                                \
+                const TT *tr = t + (i0 * o->in[1] + i1) * o->in[2];                        \
+                if (f->notap)                                                              \
+                    for (int64_t i2 = 0; i2 < o->in[2]; i2++)                              \
+                        dr[i2 * o->xs[4]] = beta == 0 ? (TT)0 : be * dr[i2 * o->xs[4]];    \
+                else                                                                       \
+                    for (int64_t i2 = 0; i2 < o->in[2]; i2++) {                            \
+                        TT v = al * tr[i2];                                                \
+                        if (beta != 0) v += be * dr[i2 * o->xs[4]];                        \
+                        dr[i2 * o->xs[4]] = v;                                             \
+                    }                                                                      \
+            }                                                                              \
+    } while (0)
+
+static void interleave_planes(const pdnn_conv_problem *p, const ilv_phase *f, const char *tmp,
+                              int64_t n0, int64_t pl, char *dx, double alpha, double beta)
+{
+    if (p->dtype != PDNN_DATA_DOUBLE)
+        INTERLEAVE(float);
+    else
+        INTERLEAVE(double);
+}
+#undef INTERLEAVE
+
+/* One phase's planes of the chunk, the threads splitting them. */
+static void interleave_phase(const pdnn_conv_problem *p, const ilv_phase *f, const char *tmp,
+                             int64_t n0, int64_t nimg, char *dx, double alpha, double beta,
+                             int nt)
+{
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (int64_t pl = 0; pl < nimg * p->c; pl++)
+        interleave_planes(p, f, tmp, n0, pl, dx, alpha, beta);
+}
+
+/* One phase's interleave description (nimg images in the chunk; toff: its block). */
+static void ilv_of(const bwdd_phase *ph, int64_t nimg, int64_t toff, ilv_phase *f)
+{
+    pdnn_conv_problem q; /* its dense layout in tmp */
+    dense_phase(ph, nimg, &q);
+    f->notap = ph->notap;
+    f->xoff = ph->xoff;
+    f->toff = toff;
+    f->plane = q.xs[1];
+    pdnn_conv_widen(&ph->q, &f->o); /* its elements in dx */
+}
+
+/* dx of images n0 .. n0 + nimg - 1 from the chunk's dense phases at tmp (phase by phase,
+ * [n][c][spatial] each, in FOR_PHASES order), the threads splitting the (n, c) planes;
+ * a plane's phases one after the other while its dx lines are in cache. */
+static void interleave_phases(const pdnn_conv_problem *p, const char *tmp, int64_t n0,
+                              int64_t nimg, char *dx, double alpha, double beta, int nt)
+{
+    ilv_phase fs[ILV_MAX];
+    int nf = 0;
+    bool fits = true;
+    int64_t toff = 0;
+    bwdd_phase ph;
+    FOR_PHASES(p, ph, {
+        if (!ph.none) {
+            ilv_phase f;
+            ilv_of(&ph, nimg, toff, &f);
+            if (nf < ILV_MAX) fs[nf++] = f;
+            else fits = false;
+            if (!ph.notap) toff += nimg * f.plane * p->c;
+        }
+    });
+    if (fits) {
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+        for (int64_t pl = 0; pl < nimg * p->c; pl++)
+            for (int i = 0; i < nf; i++) interleave_planes(p, &fs[i], tmp, n0, pl, dx, alpha, beta);
+        return;
+    }
+    /* more phases than described at once: phase by phase */
+    toff = 0;
+    FOR_PHASES(p, ph, {
+        if (!ph.none) {
+            ilv_phase f;
+            ilv_of(&ph, nimg, toff, &f);
+            interleave_phase(p, &f, tmp, n0, nimg, dx, alpha, beta, nt);
+            if (!ph.notap) toff += nimg * f.plane * p->c;
+        }
+    });
+}
+
 static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
@@ -321,6 +487,36 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
     if (g.n == 0 || g.geo.cg == 0 || g.nin == 0) return PDNN_STATUS_SUCCESS; /* dx empty */
+    if (fwd_form_applies(p) && phased(p)) {
+        /* chunks of images: every phase into the dense buffer, then interleaved */
+        const int64_t nb = phase_images(p, g.es);
+        char *tmp = pdnn_gemm_align_ptr(ctx->ws);
+        pdnn_ctx sub = *ctx;
+        sub.ws = tmp + nb * dx_image(p) * (int64_t)g.es;
+        pdnnStatus_t st = PDNN_STATUS_SUCCESS;
+        for (int64_t n0 = 0; n0 < g.n && st == PDNN_STATUS_SUCCESS; n0 += nb) {
+            const int64_t nimg = g.n - n0 < nb ? g.n - n0 : nb;
+            int64_t toff = 0;
+            bwdd_phase ph;
+            FOR_PHASES(p, ph, {
+                if (!ph.none && !ph.notap && st == PDNN_STATUS_SUCCESS) {
+                    pdnn_conv_problem q, f;
+                    dense_phase(&ph, nimg, &q);
+                    fwd_form(&q, &f);
+                    pdnn_conv_args a = *arg;
+                    a.src = (const char *)arg->src + n0 * p->ys[0] * (int64_t)g.es;
+                    a.wei = (const char *)arg->wei + ph.woff * (int64_t)g.es;
+                    a.dst = tmp + toff * (int64_t)g.es;
+                    a.alpha = 1.0;
+                    a.beta = 0.0;
+                    st = pdnn_conv_gemm_fwd_run(&f, &q, &a, &sub);
+                    toff += nimg * q.xs[0];
+                }
+            });
+            interleave_phases(p, tmp, n0, nimg, arg->dst, arg->alpha, arg->beta, ctx->nthreads);
+        }
+        return st;
+    }
     if (fwd_form_applies(p)) {
         bwdd_phase ph;
         pdnnStatus_t st = PDNN_STATUS_SUCCESS;
