@@ -65,7 +65,7 @@ static void run(const kern *K, int mr, int nr, int kc, int amode, float alpha, f
             c[i * ldc + j] = beta == 0 ? NAN : ints ? (float)tu_int(-4, 4) : (float)tu_uniform(-1, 1);
     memcpy(c0, c, cn * sizeof(float));
     K->ldb((size_t)mr, (size_t)nr, (size_t)kc, a, rs_a, cs_a, b, ldb, c, ldc, alpha, beta,
-           with_pf ? b : NULL);
+           with_pf ? b : NULL, with_pf ? (size_t)(kc / (1 + nr % 3)) : 0);
     int bad = 0;
     for (int i = 0; i <= MR; i++)
         for (int j = 0; j < ldc; j++) {

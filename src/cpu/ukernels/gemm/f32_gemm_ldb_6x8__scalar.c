@@ -9,6 +9,7 @@
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_6x8__scalar)
 {
     (void)pf;
+    (void)pfn;
     if (mr == 0 || nr == 0) return;
     if (mr > MR) mr = MR;
     if (nr > NR) nr = NR;

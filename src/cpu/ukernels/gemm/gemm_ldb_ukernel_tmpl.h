@@ -13,8 +13,13 @@
 static inline __attribute__((always_inline)) void
 uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         const UK_T *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a, const UK_T *restrict b,
-        ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf)
+        ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf,
+        size_t pfn)
 {
+    if (!pf) pfn = 0;
+    /* one prefetched row every pfe steps, the first at step 0 */
+    const size_t pfe = pfn && kc / pfn > 1 ? kc / pfn : 1;
+    size_t cnt = 0;
     ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
     UK_UNROLL for (int i = 0; i < UK_MR; i++)
         ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
@@ -27,10 +32,12 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
             if (j >= nv) break;
             bv[j] = masked && j == nv - 1 ? VMLOADZ(mk, b + UK_W * j) : VLOADU(b + UK_W * j);
         }
-        if (pf) {
+        if (pfn && cnt-- == 0) {
             UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
                 _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T1);
             pf += ldb;
+            pfn--;
+            cnt = pfe - 1;
         }
         UK_UNROLL for (int i = 0; i < UK_MR; i++) {
             const V ai = VSET1(a[ao[i]]);
@@ -64,14 +71,14 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
 #define UK_CASE(n)                                                                        \
     case n:                                                                               \
         if (rem)                                                                          \
-            uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf);   \
+            uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn); \
         else                                                                              \
-            uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf);   \
+            uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn); \
         break
 
 void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
            ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
-           ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf)
+           ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn)
 {
     if (mr == 0 || nr == 0) return;
     if (nr > UK_NR) nr = UK_NR;

@@ -9,9 +9,11 @@
  * stride). Only columns j < nr of B are read (masked loads for the last vector), so B
  * needs no padding; rows i >= mr of A are never read. When beta == 0, C is never read.
  * mr or nr may be 0 (nothing is read or written); kc may be 0 (acc = 0).
- * pf, when not NULL, is prefetched into L2 like B (pf[k * ldb .. k * ldb + NR)) while the tile
- * is summed: the caller passes the next panel of B's rows so that it arrives from memory
- * while this one is computed; it is never dereferenced.
+ * pf, when not NULL, names pfn rows of NR elements, pf[r * ldb .. r * ldb + NR) for
+ * r < pfn, prefetched into L2 while the tile is summed, one row every max(1, kc / pfn)
+ * steps from step 0 (rows past the kc-th are not fetched): the caller spreads the fetch of the next
+ * block of B over the calls that compute this one, so that it arrives from memory while
+ * they run. Never dereferenced; pfn == 0 prefetches nothing.
  * Arithmetic per element is that of the packed kernels of gemm_ukernels.h of the same
  * ISA (one fused multiply-add per k for SIMD, a separate multiply and add in the
  * epilogue), so the result depends only on kc and the data, never on the tile's place,
@@ -24,12 +26,13 @@
 typedef void (*pdnn_f32_gemm_ldb_ukernel_fn)(size_t mr, size_t nr, size_t kc, const float *a,
                                              ptrdiff_t rs_a, ptrdiff_t cs_a, const float *b,
                                              ptrdiff_t ldb, float *c, ptrdiff_t rs_c,
-                                             float alpha, float beta, const float *pf);
+                                             float alpha, float beta, const float *pf,
+                                             size_t pfn);
 
 #define PDNN_F32_GEMM_LDB_UKERNEL(name)                                                    \
     void name(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a,    \
               ptrdiff_t cs_a, const float *restrict b, ptrdiff_t ldb, float *restrict c,   \
-              ptrdiff_t rs_c, float alpha, float beta, const float *pf)
+              ptrdiff_t rs_c, float alpha, float beta, const float *pf, size_t pfn)
 
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_6x8__scalar);
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma);

@@ -13,6 +13,9 @@
  * FLOAT fast paths first (conv_cpu_direct_1x1_ldb.c):
  *  - a fully connected layer at batch <= 4 (few columns, channels contiguous): GEMV
  *    micro-kernels (forward), W's rows read in place by the ldb kernel (backward data);
+ *  - backward data with few columns (at most 512, not batched), NCHW-like dy and the
+ *    filter's channels contiguous: transposed, dX^T = dY^T W with W's rows as the ldb
+ *    kernel's B (conv_cpu_direct_1x1_bwdd_t.c);
  *  - NCHW-like y (output pixels contiguous within an image): per image, the filter read
  *    in place (forward) or packed (backward data, when reused) and the data read in place
  *    by the ldb micro-kernels; strided x goes through compact per-image copies, short
@@ -25,7 +28,8 @@
  * Exact on small integers; each output is one micro-kernel sum over the channels in a
  * fixed order, so results do not depend on the thread count.
  *
- * Workspace: none for forward channel-major and the GEMV paths; the ldb path's compact
+ * Workspace: none for forward channel-major and the GEMV paths; the transposed backward
+ * data's sums (columns x channels, rounded up to 64); the ldb path's compact
  * chunk (about 1-4 MiB) and, for backward data, the packed filter; otherwise the packed
  * filter of all groups (about the filter's size). */
 #include "core/registry.h"
@@ -70,6 +74,8 @@ static size_t ws_of(const pdnn_conv_problem *p, pdnn_conv_dir dir)
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     const int64_t cg = g.geo.cg, kg = g.geo.kg;
     if (pdnn_conv_1x1_gemv_applies(p, &g)) return 0; /* data and filter read in place */
+    if (dir == PDNN_CONV_BWD_DATA && pdnn_conv_1x1_bwdd_t_applies(p, &g))
+        return pdnn_conv_1x1_bwdd_t_workspace(&g);
     if (pdnn_conv_1x1_ldb_applies(&g)) return pdnn_conv_1x1_ldb_workspace(&g, dir);
     if (pdnn_conv_1x1_pixel_major(&g))
         pdnn_conv_gemm_take(&a, dir == PDNN_CONV_FWD ? packed_b_elems(&g, cg, kg)
@@ -215,6 +221,10 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
     const pdnn_gemm_ukernel *uk = g.uk;
     const int64_t es = (int64_t)g.es;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
+    if (pdnn_conv_1x1_bwdd_t_applies(p, &g)) { /* every dx pixel is written */
+        pdnn_conv_1x1_bwdd_t_run(p, &g, arg, ctx->ws, nt);
+        return PDNN_STATUS_SUCCESS;
+    }
     if (pdnn_conv_1x1_ldb_applies(&g)) { /* every dx pixel is written */
         pdnn_conv_1x1_ldb_run(p, &g, PDNN_CONV_BWD_DATA, arg, ctx->ws, nt);
         return PDNN_STATUS_SUCCESS;

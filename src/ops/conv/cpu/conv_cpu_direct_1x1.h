@@ -30,6 +30,30 @@ size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir d
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt);
 
+/* Short images with many channels on both sides at minibatch > 1: the ldb path runs a
+ * chunk of images side by side (both sides copied). */
+bool pdnn_conv_1x1_ldb_batched(const pdnn_conv_gemm_geom *g);
+/* x's side goes through compact copies on the ldb path: its output pixels are not
+ * contiguous within an image, or some x pixels are read by no output (stride > 1). */
+bool pdnn_conv_1x1_ldb_x_compact(const pdnn_conv_gemm_geom *g);
+/* One channel row of x (dx) of one image <-> its compact row of the output pixels (row[o]
+ * for output pixel o): gather (xs -> row), else scatter (row -> xd: alpha * row + beta *
+ * dx at the pixels read, beta * dx (0 when beta == 0) at the others). FLOAT. */
+void pdnn_conv_1x1_compact_row(const pdnn_conv_gemm_geom *g, bool gather, const float *xs,
+                               float *xd, float *row, float alpha, float beta);
+
+/* Most columns (n, p) of the transposed backward data (conv_cpu_direct_1x1_bwdd_t.c). */
+#define PDNN_CONV_1X1_T_COLS 512
+/* Backward data with few columns, transposed (dX^T = dY^T W, W's rows read in place as
+ * the ldb kernel's B): the ldb path's layouts (y's pixels contiguous within an image),
+ * filter channels contiguous (ws[1] == 1), at most PDNN_CONV_1X1_T_COLS columns, not
+ * batched. Workspace: a cols x NR tile per NR channels of every group. Every dx element
+ * written. */
+bool pdnn_conv_1x1_bwdd_t_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
+size_t pdnn_conv_1x1_bwdd_t_workspace(const pdnn_conv_gemm_geom *g);
+void pdnn_conv_1x1_bwdd_t_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                              const pdnn_conv_args *arg, void *ws, int nt);
+
 /* Backward filter with x and dy channels-contiguous, every column (n, p) a fixed step
  * after the previous one in both, and dW's channels contiguous (ws[1] == 1): FLOAT. */
 bool pdnn_conv_1x1_ldb_bwdf_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);

@@ -5,19 +5,23 @@
  *   forward:       Y_n[Kg x P] = W[Kg x Cg] * X_n[Cg x P]
  *   backward data: dX_n[Cg x P] = W^T[Cg x Kg] * dY_n[Kg x P]
  * A (the filter) is read in place (6 rows broadcast), B (the data: channel rows of P
- * contiguous pixels) in place by the ldb kernel, which prefetches the next pixel panel's
- * rows while it computes. No packing, no workspace.
+ * contiguous pixels) in place by the ldb kernel, in blocks of LDB_TASK_KC channels x a
+ * few 64-pixel panels (an eighth of L2); the calls of a block share out the prefetch of
+ * the next block (a few rows each, spread over their steps), so the data streams in
+ * while the block is computed. No packing, no workspace.
  *
- * The sum over the channels runs in blocks of LDB_KC at fixed places (the first blends
- * with beta, later ones add), each block in increasing order: results depend only on the
- * data, never on the tiling or the thread count (threads split images, pixel panels and
- * row blocks of the output). Exact on small integers. */
+ * The sum over the channels runs in blocks of LDB_TASK_KC at fixed places (the first
+ * blends with beta, later ones add), each block in increasing order: results depend only
+ * on the data, never on the tiling or the thread count (threads split images, pixel
+ * panels and row blocks of the output). Exact on small integers. */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
 #include "cpu/cache.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
 
-/* Channel block of the sums. */
+/* Channel block of the sums: the forward / backward data tasks (a 6 x KC panel of A and
+ * a KC x 64 panel of B: 32 KiB, L1), and the other schedules. */
+#define LDB_TASK_KC 128
 #define LDB_KC 256
 /* Bytes of the compact copies of x (dx) of a chunk of images, at most (one image at
  * least). */
@@ -63,7 +67,7 @@ static void x_steps(const pdnn_conv_geom3 *G, int64_t st[3])
 
 /* x's side goes through a compact copy (its output pixels are not contiguous, or some x
  * pixels are read by no output). */
-static bool x_compact(const pdnn_conv_gemm_geom *g)
+bool pdnn_conv_1x1_ldb_x_compact(const pdnn_conv_gemm_geom *g)
 {
     int64_t st[3];
     x_steps(&g->geo, st);
@@ -87,7 +91,7 @@ static int64_t chunk_imgs(const pdnn_conv_gemm_geom *g)
 /* Short images whose pixels fill SIMD vectors poorly (7 x 7: 49 of 64 lanes): a chunk of
  * images is copied side by side (channel rows of images x pixels) on both sides, so the
  * tiles run across images. */
-static bool batched(const pdnn_conv_gemm_geom *g)
+bool pdnn_conv_1x1_ldb_batched(const pdnn_conv_gemm_geom *g)
 {
     const int64_t np = g->npix, lanes = cdiv(np, 16) * 16, cg = g->geo.cg, kg = g->geo.kg;
     /* the copies cost about 32 (1 / cg + 1 / kg) of the products: only with many
@@ -109,10 +113,10 @@ size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir d
     if (dir == PDNN_CONV_BWD_DATA)
         pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, g->geo.cg, g->geo.kg), 1),
                             g->es);
-    if (batched(g)) { /* the two sides, as run_batched takes them */
+    if (pdnn_conv_1x1_ldb_batched(g)) { /* the two sides, as run_batched takes them */
         pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(batch_imgs(g), g->g * g->geo.cg, g->npix), g->es);
         pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(batch_imgs(g), g->g * g->geo.kg, g->npix), g->es);
-    } else if (x_compact(g))
+    } else if (pdnn_conv_1x1_ldb_x_compact(g))
         pdnn_conv_gemm_take(&a, pdnn_conv_gemm_mul3(chunk_imgs(g), g->g * g->geo.cg, g->npix), g->es);
     return pdnn_conv_gemm_arena_bytes(&a);
 }
@@ -134,10 +138,11 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr, npan = max64(cdiv(r->np, nr), 1);
     const size_t l2 = pdnn_cpu_cache_sizes()->l2;
-    const int64_t kc = min64(LDB_KC, max64(r->k, 1));
+    const int64_t kc = min64(LDB_TASK_KC, max64(r->k, 1));
     const int64_t want = nt > 1 ? 4 * (int64_t)nt : 1;
-    /* a KC x (pbp * NR) block of B takes at most half of L2 */
-    r->pbp = min64(npan, max64(1, (int64_t)(l2 / 2 / ((size_t)(kc * nr) * es))));
+    /* a KC x (pbp * NR) block of B takes at most an eighth of L2 (the next one arrives
+     * beside it) */
+    r->pbp = min64(npan, max64(1, (int64_t)(l2 / 8 / ((size_t)(kc * nr) * es))));
     r->pbp = cdiv(npan, cdiv(npan, r->pbp)); /* equal blocks */
     r->mbr = cdiv(r->m, mr) * mr;
     for (;;) {
@@ -154,31 +159,67 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
     }
 }
 
+/* Task t's place: image, group, rows [i0, i1), pixel panels [q0, q1). */
+typedef struct {
+    int64_t n, grp, i0, i1, q0, q1;
+} ldb_place;
+
+static ldb_place ldb_at(const ldb_run *r, int64_t t)
+{
+    const int64_t per = r->mb * r->pb, item = t / per, rem = t % per;
+    ldb_place P;
+    P.grp = item % r->g;
+    P.n = item / r->g;
+    P.i0 = (rem / r->pb) * r->mbr;
+    P.i1 = min64(r->m, P.i0 + r->mbr);
+    P.q0 = (rem % r->pb) * r->pbp;
+    P.q1 = min64(cdiv(r->np, r->uk->nr), P.q0 + r->pbp);
+    return P;
+}
+
 /* Task t: rows [i0, i1) x pixel panels [q0, q1) of one image and group; per channel
  * block, each row panel of A runs across the pixel panels (B's block stays in L2, C is
- * written along its rows). The first row panel prefetches the next pixel panel. */
+ * written along its rows). The calls of a block share out the prefetch of the next
+ * block of B (this task's next channel block, else the next task's first), a few rows
+ * each, so that it streams in while the block is computed. */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
-    const int64_t per = r->mb * r->pb, item = t / per, rem = t % per;
-    const int64_t grp = item % r->g, n = item / r->g;
-    const int64_t i0 = (rem / r->pb) * r->mbr, i1 = min64(r->m, i0 + r->mbr);
-    const int64_t q0 = (rem % r->pb) * r->pbp, q1 = min64(cdiv(r->np, nr), q0 + r->pbp);
-    const float *ag = r->a + grp * r->a_gs;
-    const float *bg = r->b + n * r->b_ns + grp * r->b_gs;
-    float *cg = r->c + n * r->c_ns + grp * r->c_gs;
+    const ldb_place P = ldb_at(r, t);
+    const float *ag = r->a + P.grp * r->a_gs;
+    const float *bg = r->b + P.n * r->b_ns + P.grp * r->b_gs;
+    float *cg = r->c + P.n * r->c_ns + P.grp * r->c_gs;
+    const int64_t calls = cdiv(P.i1 - P.i0, mr) * (P.q1 - P.q0);
     int64_t pc = 0;
     do {
-        const int64_t kc = min64(LDB_KC, r->k - pc);
+        const int64_t kc = min64(LDB_TASK_KC, r->k - pc);
         const float beff = pc == 0 ? r->beta : 1.0f;
-        for (int64_t i = i0; i < i1; i += mr) {
+        const float *nb = NULL; /* the next block: nk rows of npn panels */
+        int64_t nk = 0, npn = 0;
+        if (pc + kc < r->k) {
+            nb = bg + (pc + kc) * r->ldb + P.q0 * nr;
+            nk = min64(LDB_TASK_KC, r->k - pc - kc);
+            npn = P.q1 - P.q0;
+        } else if (t + 1 < r->ntasks) {
+            const ldb_place N = ldb_at(r, t + 1);
+            nb = r->b + N.n * r->b_ns + N.grp * r->b_gs + N.q0 * nr;
+            nk = min64(LDB_TASK_KC, r->k);
+            npn = N.q1 - N.q0;
+        }
+        /* cpp calls a panel of it, rpc rows each */
+        const int64_t cpp = npn > 0 ? max64(1, calls / npn) : 1, rpc = cdiv(nk, cpp);
+        int64_t call = 0;
+        for (int64_t i = P.i0; i < P.i1; i += mr) {
             const float *a = ag + (i / mr) * r->a_ps + pc * r->a_cs;
             float *c = cg + i * r->rs_c;
-            for (int64_t q = q0; q < q1; q++) {
+            for (int64_t q = P.q0; q < P.q1; q++, call++) {
                 const float *b = bg + pc * r->ldb + q * nr;
-                r->uk->f32((size_t)min64(mr, i1 - i), (size_t)min64(nr, r->np - q * nr),
+                const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
+                const bool pf = nb && pan < npn && r0 < nk;
+                r->uk->f32((size_t)min64(mr, P.i1 - i), (size_t)min64(nr, r->np - q * nr),
                            (size_t)kc, a, r->a_rs, r->a_cs, b, r->ldb, c + q * nr, r->rs_c,
-                           r->alpha, beff, i == i0 && q + 1 < q1 ? b + nr : NULL);
+                           r->alpha, beff, pf ? nb + r0 * r->ldb + pan * nr : NULL,
+                           pf ? (size_t)min64(rpc, nk - r0) : 0);
             }
         }
         pc += kc;
@@ -189,8 +230,8 @@ static void ldb_task(const ldb_run *r, int64_t t)
  * for the images of a chunk, every channel of every group (cgt). Forward gathers;
  * backward data scatters alpha * buf + beta * dx and gives the pixels no output reads
  * beta * dx (0 when beta == 0). */
-static void compact_row(const pdnn_conv_gemm_geom *g, bool gather, const float *xs, float *xd,
-                        float *row, float alpha, float beta)
+void pdnn_conv_1x1_compact_row(const pdnn_conv_gemm_geom *g, bool gather, const float *xs,
+                               float *xd, float *row, float alpha, float beta)
 {
     const pdnn_conv_geom3 *G = &g->geo;
     if (gather) {
@@ -283,7 +324,7 @@ static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
                 const int64_t img = n0 + i % nn, ch = i / nn;
                 float *d = ib + ch * len + (i % nn) * np;
                 if (fwd) {
-                    compact_row(g, true, src + img * G->xs[0] + ch * G->xs[1], NULL, d, 1.0f, 0.0f);
+                    pdnn_conv_1x1_compact_row(g, true, src + img * G->xs[0] + ch * G->xs[1], NULL, d, 1.0f, 0.0f);
                 } else {
                     const float *sr = src + img * G->ys[0] + ch * G->ys[1];
                     for (int64_t q = 0; q < np; q++) d[q] = sr[q];
@@ -301,7 +342,7 @@ static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
                 const int64_t img = n0 + i % nn, ch = i / nn;
                 const float *o = ob + ch * len + (i % nn) * np;
                 if (!fwd) {
-                    compact_row(g, false, NULL, dst + img * G->xs[0] + ch * G->xs[1], (float *)o, alpha,
+                    pdnn_conv_1x1_compact_row(g, false, NULL, dst + img * G->xs[0] + ch * G->xs[1], (float *)o, alpha,
                                 beta);
                     continue;
                 }
@@ -324,7 +365,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
 {
     const pdnn_conv_geom3 *G = &g->geo;
     const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1], np = g->npix;
-    const bool fwd = dir == PDNN_CONV_FWD, compact = x_compact(g);
+    const bool fwd = dir == PDNN_CONV_FWD, compact = pdnn_conv_1x1_ldb_x_compact(g);
     ldb_run r = {
         .uk = pdnn_gemm_ldb_ukernel_select_f32(), .np = np, .g = g->g, .n = g->n,
         .a = arg->wei, .a_gs = kg * ws0,
@@ -349,7 +390,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
      * is packed into MR-row panels (contiguous reads) when reused enough */
     float *ap = fwd ? NULL : pdnn_conv_gemm_take(&ar, pdnn_conv_gemm_mul3(g->g, pdnn_gemm_packed_a_elems(g->uk, cg, kg), 1), g->es);
-    if (batched(g)) {
+    if (pdnn_conv_1x1_ldb_batched(g)) {
         run_batched(g, dir, arg, &r, &ar, ap, nt);
         return;
     }
@@ -384,7 +425,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
             if (compact && fwd) {
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < rc.n * cgt; i++)
-                    compact_row(g, true, xsrc + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1], NULL,
+                    pdnn_conv_1x1_compact_row(g, true, xsrc + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1], NULL,
                                 buf + i * np, 1.0f, 0.0f);
             }
             ldb_tiles(&rc, g->es, nt);
@@ -393,7 +434,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
             if (compact && !fwd) {
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < rc.n * cgt; i++)
-                    compact_row(g, false, NULL, xdst + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1],
+                    pdnn_conv_1x1_compact_row(g, false, NULL, xdst + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1],
                                 buf + i * np, r.alpha, r.beta);
             }
         }
@@ -502,7 +543,7 @@ void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm
                 for (int64_t i = 0; i < rows; i += mr)
                     uk->f32((size_t)min64(mr, rows - i), (size_t)nn, (size_t)kc, apan + i * kc, 1,
                             mr, b, sx, cgp + i * ws0 + q * nr, ws0, alpha, beff,
-                            i == 0 && q + 1 < q1 ? b + nr : NULL);
+                            i == 0 && q + 1 < q1 ? b + nr : NULL, (size_t)kc);
             }
             pc += kc;
         } while (pc < ncols);
@@ -572,7 +613,7 @@ void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gem
                 const int64_t kc = min64(LDB_KC, kg - pc);
                 uk->f32(1, (size_t)nn, (size_t)kc, dy + yo[j] + grp * kg + pc, 0, 1,
                         w + (grp * kg + pc) * ws0 + q * nr, ws0, dx + xo[j] + grp * cg + q * nr, 0,
-                        alpha, pc == 0 ? beta : 1.0f, NULL);
+                        alpha, pc == 0 ? beta : 1.0f, NULL, 0);
                 pc += kc;
             } while (pc < kg);
         }

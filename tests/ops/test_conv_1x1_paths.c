@@ -1,0 +1,121 @@
+/* The FLOAT fast paths of cpu:direct_1x1 one by one, each on shapes that must take it
+ * (the path's applies() is checked first, so a changed heuristic fails here instead of
+ * silently testing another path), against the independent oracle of tu_conv.h:
+ *  - transposed backward data (conv_cpu_direct_1x1_bwdd_t.c, dX^T = dY^T W): few
+ *    columns, K blocks past 256, channel remainders of the 64 / 16 / 8 lanes, an odd
+ *    count of channel blocks (halved for two threads), groups, stride 2 and gapped dx
+ *    (scattered, pixels no output reads), 1-d and 3-d, batch 2-3;
+ *  - and the shapes just outside it (more columns, batched short images), which must
+ *    still be right through the other paths.
+ * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
+ * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
+ * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
+#include <stdio.h>
+
+#include "ops/conv/cpu/conv_cpu_direct_1x1.h"
+#include "tu_conv.h"
+#include "tu_layout.h"
+
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1;
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1;
+
+static const pdnn_impl *const im1x1[3] = {&pdnn_conv_fwd_cpu_direct_1x1,
+                                          &pdnn_conv_bwd_data_cpu_direct_1x1,
+                                          &pdnn_conv_bwd_filter_cpu_direct_1x1};
+
+typedef bool (*path_fn)(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
+
+static bool takes_bwdd_t(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return pdnn_conv_1x1_bwdd_t_applies(p, g);
+}
+
+static tu_conv_shape shape(int n, int g, int cg, int kg, int h, int w, int str, int xkind)
+{
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, n, g, cg, kg, h, w, 1, 1, str, 0, 1);
+    s.xkind = xkind;
+    s.ykind = TU_LAYOUT_PACKED;
+    return s;
+}
+
+/* Checks s in direction dir: the path must (want) or must not take it, then the entry
+ * against the oracle with three alpha / beta pairs, small integers and random data. */
+static void check_path(const tu_conv_shape *s, pdnn_conv_dir dir, path_fn takes, bool want)
+{
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, s, dir);
+    pdnn_conv_gemm_geom g;
+    pdnn_conv_gemm_geom_init(&cs.p, &g);
+    char d[256];
+    tu_conv_describe(s, d, sizeof d);
+    TU_CHECK(takes(&cs.p, &g) == want, "%s %s: path %s", tu_conv_dir_name(dir), d,
+             want ? "not taken" : "taken");
+    static const double ab[3][2] = {{1.0, 0.0}, {2.0, -1.5}, {-0.5, 1.0}};
+    for (int i = 0; i < 3; i++)
+        tu_conv_check(im1x1[dir], s, dir, i != 2, ab[i][0], ab[i][1], 0.0, true);
+}
+
+static void test_bwdd_t(void)
+{
+    const pdnn_conv_dir bd = PDNN_CONV_BWD_DATA;
+    tu_conv_shape s;
+    /* 7 x 7 at batch 1: two 64-channel blocks (6 in the second), K blocks 256 + 44 */
+    s = shape(1, 1, 70, 300, 7, 7, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* three channel blocks (odd: halved for two threads), last one partial; few k */
+    s = shape(1, 1, 130, 9, 5, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* fewer channels than a vector, one output channel */
+    s = shape(1, 1, 5, 1, 4, 6, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* stride 2: dx 14 x 14 scattered from 7 x 7 (rows and columns no output reads) */
+    s = shape(1, 1, 20, 40, 14, 14, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* stride 2 with odd sizes and the padding after no output reads; gapped dx */
+    s = shape(2, 1, 5, 7, 9, 11, 2, TU_LAYOUT_GAPPED);
+    s.pe[0] = s.pe[1] = 1;
+    tu_conv_finish_shape(&s);
+    check_path(&s, bd, takes_bwdd_t, true);
+    s = shape(1, 1, 17, 33, 6, 7, 3, TU_LAYOUT_GAPPED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* groups; batch 3 (columns of several images), KRSC filter (the same memory) */
+    s = shape(3, 2, 33, 17, 4, 5, 1, TU_LAYOUT_PACKED);
+    s.krsc = true;
+    check_path(&s, bd, takes_bwdd_t, true);
+    s = shape(2, 3, 64, 65, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* 512 columns exactly (the most), 1-d and 3-d */
+    s = shape(1, 1, 65, 31, 16, 32, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, true);
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 1, 9, 11, 40, 1, 1, 0, 1);
+    check_path(&s, bd, takes_bwdd_t, true);
+    s = shape(1, 1, 12, 10, 3, 5, 1, TU_LAYOUT_PACKED);
+    s.nsp = 3;
+    s.in[2] = 4;
+    s.kern[2] = 1;
+    s.str[2] = 1;
+    s.dil[2] = 1;
+    tu_conv_finish_shape(&s);
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* convolution mode (a 1x1 filter flips to itself) */
+    s = shape(1, 1, 24, 18, 6, 6, 1, TU_LAYOUT_PACKED);
+    s.flip = true;
+    check_path(&s, bd, takes_bwdd_t, true);
+    /* outside the path: 513 columns, channels-last y, batched short images */
+    s = shape(1, 1, 8, 9, 19, 27, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, false);
+    s = shape(1, 1, 8, 9, 5, 5, 1, TU_LAYOUT_CHANNELS_LAST);
+    s.ykind = TU_LAYOUT_CHANNELS_LAST;
+    check_path(&s, bd, takes_bwdd_t, false);
+    s = shape(3, 1, 600, 520, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_bwdd_t, false);
+}
+
+int main(void)
+{
+    tu_seed(1717);
+    test_bwdd_t();
+    printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());
+    return tu_finish("ops/conv_1x1_paths");
+}
