@@ -59,8 +59,9 @@ typedef struct {
  * types. */
 const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select(pdnnDataType_t t);
 /* The best micro-kernel whose tile is at most max_nr columns wide when there is one for
- * the ISA (AVX-512 f32: 12 x 32 for max_nr >= 32), else pdnn_gemm_ukernel_select's.
- * For products with few columns, where a wider tile would compute empty lanes. */
+ * the ISA (AVX-512 f32: 12 x 32 for max_nr >= 32, 6 x 16 for 16 <= max_nr < 32), else
+ * pdnn_gemm_ukernel_select's. For products with few columns, where a wider tile would
+ * compute empty lanes. */
 const pdnn_gemm_ukernel *pdnn_gemm_ukernel_select_nr(pdnnDataType_t t, int max_nr);
 
 /* ---- complete GEMM */

@@ -43,6 +43,7 @@ static const pdnn_gemm_ukernel ukernels[] = {
 /* Narrower tiles, for pdnn_gemm_ukernel_select_nr only. */
 static const pdnn_gemm_ukernel narrow_ukernels[] = {
     UK32(pdnn_f32_gemm_ukernel_12x32__avx512, PDNN_ISA_AVX512, 12, 32),
+    UK32(pdnn_f32_gemm_ukernel_6x16__avx512, PDNN_ISA_AVX512, 6, 16),
 };
 #undef UK32
 #undef UK64

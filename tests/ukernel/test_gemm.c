@@ -411,6 +411,14 @@ int main(void)
                 printf("ukernel/gemm: %s\n", nk->name);
                 test_ukernel(nk);
             }
+            /* and the tail tile for the last few columns (rows as the general one's) */
+            const pdnn_gemm_ukernel *tk = pdnn_gemm_ukernel_select_nr(t, 16);
+            TU_CHECK(tk && tk->dtype == t && tk->isa == uk->isa, "tail kernel of %s", uk->name);
+            if (tk && tk != uk && tk != nk) {
+                TU_CHECK(tk->nr <= 16 && tk->mr == uk->mr, "%s: %d x %d", tk->name, tk->mr, tk->nr);
+                printf("ukernel/gemm: %s\n", tk->name);
+                test_ukernel(tk);
+            }
         }
     }
     TU_CHECK(ndone == 2 * ((int)detected + 1), "%d kernels tested for isa %s", ndone,

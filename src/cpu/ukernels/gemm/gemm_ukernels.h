@@ -106,6 +106,9 @@ PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x64__avx512);
 /* 12 x 32: the same 24 accumulators for narrow products (N <= 32: the backward filter
  * with few output channels). */
 PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_12x32__avx512);
+/* 6 x 16: the last panel of a product with a few columns past a multiple of 64 (A
+ * packed for 6 rows, as for 6 x 64). */
+PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x16__avx512);
 PDNN_F64_GEMM_UKERNELS(pdnn_f64_gemm_ukernel_6x32__avx512);
 
 #endif

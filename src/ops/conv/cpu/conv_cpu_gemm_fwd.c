@@ -12,7 +12,9 @@
  * (src/cpu/ukernels/pack). With
  * enough panels for the threads, each thread packs a panel and multiplies it by the
  * whole filter while it is in its cache; otherwise threads split the packing by panel
- * and the product by output tile. Threads split the padding by plane; each y element is one
+ * and the product by output tile. A chunk's last few columns (at most 32 past its full
+ * panels) go through a narrower tile with the same rows when the ISA has one (AVX-512
+ * f32: 6 x 16), not a mostly empty 64-wide panel. Threads split the padding by plane; each y element is one
  * sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
  * thread count. y is written once per K block, never read when beta == 0 (later blocks
  * add to the partial sums already stored).
@@ -213,6 +215,36 @@ static void fwd_block(const pdnn_conv_gemm_geom *g, const char *ap, int64_t a_ps
     }
 }
 
+/* The tail tile for a chunk's last columns: when they leave at most TAIL_MAX columns
+ * past the full panels and the ISA has a narrower tile with the same rows (AVX-512 f32:
+ * 6 x 16), they go through that tile, packed as panels of its width in the last full
+ * panel's place (e.g. one image of 14 x 14 pixels at minibatch 1: 196 columns, 3 panels
+ * of 64 and 4 columns, which the 6 x 64 tile would compute as 64). NULL otherwise. */
+#define TAIL_MAX 32
+static const pdnn_gemm_ukernel *tail_kernel(const pdnn_conv_gemm_geom *g)
+{
+    const pdnn_gemm_ukernel *tk = pdnn_gemm_ukernel_select_nr(g->t, 16);
+    return tk && tk != g->uk && tk->mr == g->uk->mr && TAIL_MAX % tk->nr == 0 ? tk : NULL;
+}
+
+/* Packs the columns col0 .. col0 + ncol - 1 (ncol <= nr) of one panel slot at dst: one
+ * panel of the general tile, or, with gt (the geometry with the tail tile), panels of
+ * the tail tile's width one after the other. */
+static void pack_slot(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_geom *gt,
+                      const pdnn_conv_gemm_padgeom *pg, const int64_t *poff,
+                      pdnn_pack_runs_fn copy, const char *pad, int64_t grp, int64_t col0,
+                      int64_t ncol, char *dst)
+{
+    if (!gt) {
+        pack_panel(g, pg, poff, copy, pad, grp, col0, ncol, dst);
+        return;
+    }
+    const int tn = gt->uk->nr;
+    for (int64_t j = 0; j < ncol; j += tn)
+        pack_panel(gt, pg, poff, copy, pad, grp, col0 + j, ncol - j < tn ? ncol - j : tn,
+                   dst + j * g->taps * (int64_t)g->es);
+}
+
 pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
                                     const pdnn_conv_args *arg, const pdnn_ctx *ctx)
 {
@@ -246,6 +278,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
     const int64_t T = g.taps, kg = g.geo.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
+    pdnn_conv_gemm_geom gtail = g; /* the tail tile's geometry, when there is one */
+    gtail.uk = tail_kernel(&g);
     const int64_t nbi = pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
     const int64_t chunk = fwd_chunk(&g);
     if (T > 0) memset(b.pad + nbi * pg.img * (int64_t)es, 0, PAD_SLACK * es); /* slack read */
@@ -309,9 +343,12 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
+                        const pdnn_conv_gemm_geom *gq = gtail.uk && n <= TAIL_MAX ? &gtail : &g;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
-                        if (T > 0) pack_panel(&g, &pg, b.poff, copy, b.pad, grp, col0 + q * nr, n, dst);
-                        fwd_block(&g, a_at(grp, 0), a_ps, ako, dst, y, grp, 0, kg, gcol0 + q * nr, n,
+                        if (T > 0)
+                            pack_slot(&g, gq == &g ? NULL : gq, &pg, b.poff, copy, b.pad, grp,
+                                      col0 + q * nr, n, dst);
+                        fwd_block(gq, a_at(grp, 0), a_ps, ako, dst, y, grp, 0, kg, gcol0 + q * nr, n,
                                   alpha, beta);
                     }
                     continue;
@@ -320,8 +357,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
-                        pack_panel(&g, &pg, b.poff, copy, b.pad, grp, col0 + q * nr, n,
-                                   b.bp + q * T * nr * (int64_t)es);
+                        pack_slot(&g, gtail.uk && n <= TAIL_MAX ? &gtail : NULL, &pg, b.poff, copy,
+                                  b.pad, grp, col0 + q * nr, n, b.bp + q * T * nr * (int64_t)es);
                     }
                 }
                 /* tiles of this chunk's columns (a tiling for the full chunk would leave
@@ -331,8 +368,17 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 for (int64_t task = 0; task < tl.ntasks; task++) {
                     int64_t i0, mm, j0, nn;
                     if (!pdnn_conv_gemm_task(&tl, uk, task, kg, ncol, &i0, &mm, &j0, &nn)) continue;
-                    fwd_block(&g, a_at(grp, i0), a_ps, ako, b.bp + j0 * T * (int64_t)es, y, grp, i0, mm, gcol0 + j0, nn, alpha,
-                              beta);
+                    /* the full panels, then (the chunk's last panel, packed for it) the
+                     * tail tile */
+                    const int64_t last = (ncol - 1) / nr * nr;
+                    const bool tail = gtail.uk && j0 + nn == ncol && ncol - last <= TAIL_MAX;
+                    const int64_t nf = tail ? last - j0 : nn;
+                    if (nf > 0)
+                        fwd_block(&g, a_at(grp, i0), a_ps, ako, b.bp + j0 * T * (int64_t)es, y, grp,
+                                  i0, mm, gcol0 + j0, nf, alpha, beta);
+                    if (tail)
+                        fwd_block(&gtail, a_at(grp, i0), a_ps, ako, b.bp + last * T * (int64_t)es, y,
+                                  grp, i0, mm, gcol0 + last, ncol - last, alpha, beta);
                 }
             }
         }
