@@ -5,8 +5,11 @@
  *    columns, K blocks past 256, channel remainders of the 64 / 16 / 8 lanes, an odd
  *    count of channel blocks (halved for two threads), groups, stride 2 and gapped dx
  *    (scattered, pixels no output reads), 1-d and 3-d, batch 2-3;
- *  - and the shapes just outside it (more columns, batched short images), which must
- *    still be right through the other paths.
+ *    and the shapes just outside it (more columns, batched short images), which must
+ *    still be right through the other paths;
+ *  - the ldb path (conv_cpu_direct_1x1_ldb.c), forward and backward data: few images
+ *    split among the threads by rows and by pixel blocks, both channel blocks, stride-2
+ *    gathers (short rows, runs past 256), gapped x, batched short images.
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
@@ -29,6 +32,12 @@ typedef bool (*path_fn)(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g
 static bool takes_bwdd_t(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     return pdnn_conv_1x1_bwdd_t_applies(p, g);
+}
+
+static bool takes_ldb(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return pdnn_conv_1x1_ldb_applies(g) && !pdnn_conv_1x1_gemv_applies(p, g) &&
+           (p->dir != PDNN_CONV_BWD_DATA || !pdnn_conv_1x1_bwdd_t_applies(p, g));
 }
 
 static tu_conv_shape shape(int n, int g, int cg, int kg, int h, int w, int str, int xkind)
@@ -112,10 +121,51 @@ static void test_bwdd_t(void)
     check_path(&s, bd, takes_bwdd_t, false);
 }
 
+/* The ldb path (forward and backward data): its split of few images among the threads
+ * (row blocks, pixel blocks of whole vectors that are not whole 64-pixel panels), the
+ * channel block (128 where the data is the larger operand, 256 where the filter is),
+ * C's rows in blocks, the stride-2 gathers (vector deinterleaves, in runs of 256), the
+ * batched short images. */
+static void test_ldb(void)
+{
+    const pdnn_conv_dir fw = PDNN_CONV_FWD, bd = PDNN_CONV_BWD_DATA;
+    tu_conv_shape s;
+    /* one image of 28 x 28 (pixel blocks 400 + 384 at two threads), 300 channels (two
+     * blocks of 128 and a tail) */
+    s = shape(1, 1, 300, 20, 28, 28, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    check_path(&s, bd, takes_ldb, true);
+    /* many rows, few pixels: the filter is the larger operand (row blocks, K blocks of
+     * 256, C in row blocks) */
+    s = shape(1, 1, 270, 1100, 5, 5, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(2, 1, 20, 700, 23, 23, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    /* stride 2 (compact copies): odd widths, a single output column, runs past 256 */
+    s = shape(2, 1, 7, 9, 13, 13, 2, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(2, 1, 7, 9, 47, 45, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(1, 2, 5, 6, 9, 1, 2, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 1, 3, 4, 1201, 1, 2, 0, 1);
+    check_path(&s, fw, takes_ldb, true);
+    check_path(&s, bd, takes_ldb, true);
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 1, 3, 4, 1000, 1, 3, 0, 1);
+    check_path(&s, fw, takes_ldb, true);
+    /* gapped x: compact copies at stride 1 */
+    s = shape(3, 1, 9, 14, 7, 9, 1, TU_LAYOUT_GAPPED);
+    check_path(&s, fw, takes_ldb, true);
+    /* batched short images, stride 2 */
+    s = shape(3, 1, 600, 520, 5, 5, 2, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+}
+
 int main(void)
 {
     tu_seed(1717);
     test_bwdd_t();
+    test_ldb();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_1x1_paths");
 }

@@ -22,6 +22,11 @@
 /* Channel block of the sums: the forward / backward data tasks (a 6 x KC panel of A and
  * a KC x 64 panel of B: 32 KiB, L1), and the other schedules. */
 #define LDB_TASK_KC 128
+/* Pixel blocks of a split are whole vectors of this many pixels (AVX-512's 16). */
+#define LDB_VEC 16
+/* The split's cost model: products (flop/s) and operand traffic (bytes/s) of a thread. */
+#define LDB_FLOPS 150e9
+#define LDB_BYTES 10e9
 #define LDB_KC 256
 /* Bytes of the compact copies of x (dx) of a chunk of images, at most (one image at
  * least). */
@@ -30,6 +35,8 @@
 #define LDB_BATCH_BYTES ((size_t)4 << 20)
 /* Pixels side by side a batched chunk aims at. */
 #define LDB_BATCH_PIX 512
+/* Outputs a stride-2 gather deinterleaves at a time (its odd half on the stack). */
+#define GATHER_RUN 256
 /* Backward data packs W^T when each of its elements serves at least this many pixel
  * panels (below, one pass reads it in place for less). */
 #define LDB_PACK_REUSE 8
@@ -131,37 +138,75 @@ typedef struct {
     float *c;
     int64_t c_ns, c_gs, rs_c;
     float alpha, beta;
-    int64_t mbr, mb, pbp, pb, ntasks;
+    int64_t mbr, mb, pbx, pb, ntasks; /* row / pixel blocks (sizes, counts), tasks */
+    int64_t rsub;                     /* rows of a task's C block (in L2) */
+    int64_t kc;                       /* channel block of the sums */
 } ldb_run;
 
-static void ldb_tiles(ldb_run *r, size_t es, int nt)
+/* Estimated seconds of a split into row blocks of mbr and pixel blocks of pbx with nt
+ * threads (static schedule: contiguous runs of tasks): the busiest thread's products,
+ * plus the operands' traffic (each pixel block reads its rows of A, each row block its
+ * pixels of B; A that fits in L2 is re-read from there, at a tenth of the cost). */
+static double split_cost(const ldb_run *r, int64_t mbr, int64_t pbx, int nt, size_t l2)
 {
-    const int64_t mr = r->uk->mr, nr = r->uk->nr, npan = max64(cdiv(r->np, nr), 1);
-    const size_t l2 = pdnn_cpu_cache_sizes()->l2;
-    const int64_t kc = min64(LDB_TASK_KC, max64(r->k, 1));
-    const int64_t want = nt > 1 ? 4 * (int64_t)nt : 1;
-    /* a KC x (pbp * NR) block of B takes at most an eighth of L2 (the next one arrives
-     * beside it) */
-    r->pbp = min64(npan, max64(1, (int64_t)(l2 / 8 / ((size_t)(kc * nr) * es))));
-    r->pbp = cdiv(npan, cdiv(npan, r->pbp)); /* equal blocks */
-    r->mbr = cdiv(r->m, mr) * mr;
-    for (;;) {
-        r->mb = cdiv(r->m, r->mbr);
-        r->pb = cdiv(npan, r->pbp);
-        r->ntasks = r->g * r->n * r->mb * r->pb;
-        if (r->ntasks >= want) break;
-        if (r->pbp > 1)
-            r->pbp = cdiv(r->pbp, 2);
-        else if (r->mbr > mr)
-            r->mbr = cdiv(cdiv(r->mbr, 2), mr) * mr;
-        else
-            break;
+    const int64_t mr = r->uk->mr, mb = cdiv(r->m, mbr), pb = cdiv(r->np, pbx);
+    const int64_t items = r->g * r->n, per = mb * pb, ntasks = items * per;
+    const int64_t base = ntasks / nt, extra = ntasks % nt;
+    double worst = 0;
+    int64_t t = 0;
+    for (int th = 0; th < nt; th++) {
+        const int64_t cnt = base + (th < extra);
+        double load = 0;
+        for (int64_t e = 0; e < cnt; e++, t++) {
+            const int64_t rem = t % per, i0 = (rem / pb) * mbr, p0 = (rem % pb) * pbx;
+            const int64_t rows = cdiv(min64(r->m, i0 + mbr) - i0, mr) * mr;
+            load += (double)rows * (double)(cdiv(min64(r->np, p0 + pbx) - p0, LDB_VEC) * LDB_VEC);
+        }
+        if (load > worst) worst = load;
     }
+    const double abytes = (double)r->m * (double)r->k * 4.0, bbytes = (double)r->k * (double)r->np * 4.0;
+    const double traffic = (double)items * ((double)pb * abytes * (abytes * 2 > (double)l2 ? 1.0 : 0.1) +
+                                            (double)mb * bbytes);
+    return 2.0 * (double)r->k * worst / LDB_FLOPS + traffic / ((double)nt * LDB_BYTES);
 }
 
-/* Task t's place: image, group, rows [i0, i1), pixel panels [q0, q1). */
+/* The split of the output into tasks: pixel blocks of at most an eighth of L2 in a
+ * LDB_TASK_KC block (the next one arrives beside it); with fewer images (x groups) than
+ * 4 per thread, the row and pixel blocks (whole vectors) of the least split_cost. */
+static void ldb_tiles(ldb_run *r, size_t es, int nt)
+{
+    const int64_t mr = r->uk->mr, nr = r->uk->nr, np = max64(r->np, 1);
+    const size_t l2 = pdnn_cpu_cache_sizes()->l2;
+    const int64_t kc = min64(r->kc, max64(r->k, 1));
+    /* B's block: an eighth of L2 (the next one arrives beside it), half of it when A
+     * is the larger operand (each pixel block reads all of A's rows) */
+    const size_t share = r->kc == LDB_TASK_KC ? 8 : 2;
+    const int64_t pmax = max64(1, (int64_t)(l2 / share / ((size_t)(kc * nr) * es))) * nr;
+    const int64_t mfull = max64(cdiv(r->m, mr), 1) * mr;
+    r->pbx = cdiv(cdiv(np, cdiv(np, pmax)), LDB_VEC) * LDB_VEC; /* equal blocks */
+    r->mbr = mfull;
+    if (nt > 1 && r->g * r->n < 4 * (int64_t)nt) {
+        double best = split_cost(r, r->mbr, r->pbx, nt, l2);
+        for (int64_t sm = 1; sm <= 8; sm++)
+            for (int64_t sp = cdiv(np, pmax); sp <= cdiv(np, pmax) + 8; sp++) {
+                const int64_t mbr = cdiv(cdiv(mfull, sm), mr) * mr;
+                const int64_t pbx = cdiv(cdiv(np, sp), LDB_VEC) * LDB_VEC;
+                if ((sm > 1 && mbr == cdiv(cdiv(mfull, sm - 1), mr) * mr) || pbx > pmax) continue;
+                const double c = split_cost(r, mbr, pbx, nt, l2);
+                if (c < best * 0.999) best = c, r->mbr = mbr, r->pbx = pbx;
+            }
+    }
+    r->mb = cdiv(r->m, r->mbr);
+    r->pb = cdiv(np, r->pbx);
+    r->ntasks = r->g * r->n * r->mb * r->pb;
+    /* rows of C a task sums over every channel block before the next: their pixels
+     * block within a quarter of L2 */
+    r->rsub = max64(1, (int64_t)(l2 / 4 / ((size_t)min64(r->pbx, np) * es)) / mr) * mr;
+}
+
+/* Task t's place: image, group, rows [i0, i1), pixels [p0, p1). */
 typedef struct {
-    int64_t n, grp, i0, i1, q0, q1;
+    int64_t n, grp, i0, i1, p0, p1;
 } ldb_place;
 
 static ldb_place ldb_at(const ldb_run *r, int64_t t)
@@ -172,16 +217,16 @@ static ldb_place ldb_at(const ldb_run *r, int64_t t)
     P.n = item / r->g;
     P.i0 = (rem / r->pb) * r->mbr;
     P.i1 = min64(r->m, P.i0 + r->mbr);
-    P.q0 = (rem % r->pb) * r->pbp;
-    P.q1 = min64(cdiv(r->np, r->uk->nr), P.q0 + r->pbp);
+    P.p0 = (rem % r->pb) * r->pbx;
+    P.p1 = min64(r->np, P.p0 + r->pbx);
     return P;
 }
 
-/* Task t: rows [i0, i1) x pixel panels [q0, q1) of one image and group; per channel
- * block, each row panel of A runs across the pixel panels (B's block stays in L2, C is
- * written along its rows). The calls of a block share out the prefetch of the next
- * block of B (this task's next channel block, else the next task's first), a few rows
- * each, so that it streams in while the block is computed. */
+/* Task t: rows [i0, i1) x pixels [p0, p1) of one image and group, in C blocks of rsub
+ * rows; per channel block, each row panel of A runs across the pixel panels (B's block
+ * stays in L2, C is written along its rows). The calls of a block share out the prefetch of the next block of B
+ * (this task's next channel block, else the next task's first), a few rows each, so
+ * that it streams in while the block is computed. */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
@@ -189,41 +234,45 @@ static void ldb_task(const ldb_run *r, int64_t t)
     const float *ag = r->a + P.grp * r->a_gs;
     const float *bg = r->b + P.n * r->b_ns + P.grp * r->b_gs;
     float *cg = r->c + P.n * r->c_ns + P.grp * r->c_gs;
-    const int64_t calls = cdiv(P.i1 - P.i0, mr) * (P.q1 - P.q0);
-    int64_t pc = 0;
-    do {
-        const int64_t kc = min64(LDB_TASK_KC, r->k - pc);
-        const float beff = pc == 0 ? r->beta : 1.0f;
-        const float *nb = NULL; /* the next block: nk rows of npn panels */
-        int64_t nk = 0, npn = 0;
-        if (pc + kc < r->k) {
-            nb = bg + (pc + kc) * r->ldb + P.q0 * nr;
-            nk = min64(LDB_TASK_KC, r->k - pc - kc);
-            npn = P.q1 - P.q0;
-        } else if (t + 1 < r->ntasks) {
-            const ldb_place N = ldb_at(r, t + 1);
-            nb = r->b + N.n * r->b_ns + N.grp * r->b_gs + N.q0 * nr;
-            nk = min64(LDB_TASK_KC, r->k);
-            npn = N.q1 - N.q0;
-        }
-        /* cpp calls a panel of it, rpc rows each */
-        const int64_t cpp = npn > 0 ? max64(1, calls / npn) : 1, rpc = cdiv(nk, cpp);
-        int64_t call = 0;
-        for (int64_t i = P.i0; i < P.i1; i += mr) {
-            const float *a = ag + (i / mr) * r->a_ps + pc * r->a_cs;
-            float *c = cg + i * r->rs_c;
-            for (int64_t q = P.q0; q < P.q1; q++, call++) {
-                const float *b = bg + pc * r->ldb + q * nr;
-                const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
-                const bool pf = nb && pan < npn && r0 < nk;
-                r->uk->f32((size_t)min64(mr, P.i1 - i), (size_t)min64(nr, r->np - q * nr),
-                           (size_t)kc, a, r->a_rs, r->a_cs, b, r->ldb, c + q * nr, r->rs_c,
-                           r->alpha, beff, pf ? nb + r0 * r->ldb + pan * nr : NULL,
-                           pf ? (size_t)min64(rpc, nk - r0) : 0);
+    for (int64_t ib = P.i0; ib < P.i1; ib += r->rsub) { /* C's rows stay in L2 */
+        const int64_t ie = min64(P.i1, ib + r->rsub);
+        const int64_t calls = cdiv(ie - ib, mr) * cdiv(P.p1 - P.p0, nr);
+        int64_t pc = 0;
+        do {
+            const int64_t kc = min64(r->kc, r->k - pc);
+            const float beff = pc == 0 ? r->beta : 1.0f;
+            const float *nb = NULL; /* the next block: nk rows of npn panels */
+            int64_t nk = 0, npn = 0;
+            if (pc + kc < r->k || ie < P.i1) {
+                const int64_t pn = pc + kc < r->k ? pc + kc : 0;
+                nb = bg + pn * r->ldb + P.p0;
+                nk = min64(r->kc, r->k - pn);
+                npn = cdiv(P.p1 - P.p0, nr);
+            } else if (t + 1 < r->ntasks) {
+                const ldb_place N = ldb_at(r, t + 1);
+                nb = r->b + N.n * r->b_ns + N.grp * r->b_gs + N.p0;
+                nk = min64(r->kc, r->k);
+                npn = cdiv(N.p1 - N.p0, nr);
             }
-        }
-        pc += kc;
-    } while (pc < r->k);
+            /* cpp calls a panel of it, rpc rows each */
+            const int64_t cpp = npn > 0 ? max64(1, calls / npn) : 1, rpc = cdiv(nk, cpp);
+            int64_t call = 0;
+            for (int64_t i = ib; i < ie; i += mr) {
+                const float *a = ag + (i / mr) * r->a_ps + pc * r->a_cs;
+                float *c = cg + i * r->rs_c;
+                for (int64_t q = P.p0; q < P.p1; q += nr, call++) {
+                    const float *b = bg + pc * r->ldb + q;
+                    const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
+                    const bool pf = nb && pan < npn && r0 < nk;
+                    r->uk->f32((size_t)min64(mr, ie - i), (size_t)min64(nr, P.p1 - q), (size_t)kc, a,
+                               r->a_rs, r->a_cs, b, r->ldb, c + q, r->rs_c, r->alpha, beff,
+                               pf ? nb + r0 * r->ldb + pan * nr : NULL,
+                               pf ? (size_t)min64(rpc, nk - r0) : 0);
+                }
+            }
+            pc += kc;
+        } while (pc < r->k);
+    }
 }
 
 /* Compact rows: buf[(i * cgt + c) * np + o] <-> x[(n0 + i) * xs0 + c * xs1 + pixel of o]
@@ -236,11 +285,21 @@ void pdnn_conv_1x1_compact_row(const pdnn_conv_gemm_geom *g, bool gather, const 
     const pdnn_conv_geom3 *G = &g->geo;
     if (gather) {
         int64_t o = 0;
+        const int64_t st = G->str[2] * G->xs[4], n2 = G->out[2];
+        /* stride 2 along contiguous rows: vector deinterleaves (the odd half into a
+         * scratch), GATHER_RUN outputs at a time */
+        const pdnn_f32_deinterleave2_fn di = st == 2 ? pdnn_f32_deinterleave2_select() : NULL;
+        float odd[GATHER_RUN];
         for (int64_t o0 = 0; o0 < G->out[0]; o0++)
-            for (int64_t o1 = 0; o1 < G->out[1]; o1++) {
+            for (int64_t o1 = 0; o1 < G->out[1]; o1++, o += n2) {
                 const float *s = xs + o0 * G->str[0] * G->xs[2] + o1 * G->str[1] * G->xs[3];
-                const int64_t st = G->str[2] * G->xs[4];
-                for (int64_t o2 = 0; o2 < G->out[2]; o2++) row[o++] = s[o2 * st];
+                if (di)
+                    for (int64_t c0 = 0; c0 < n2; c0 += GATHER_RUN) {
+                        const int64_t cn = min64(GATHER_RUN, n2 - c0);
+                        di(s + 2 * c0, (size_t)(2 * cn - 1), row + o + c0, odd);
+                    }
+                else
+                    for (int64_t o2 = 0; o2 < n2; o2++) row[o + o2] = s[o2 * st];
             }
         return;
     }
@@ -385,6 +444,10 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
         r.c = arg->dst, r.c_ns = x_ns, r.c_gs = cg * x_cs, r.rs_c = x_cs;
     }
     r.a_ps = mr * r.a_rs;
+    /* the sums' channel block, from the operands' sizes a task item (one image, or a
+     * batched chunk) has: A's rows m against B's pixels */
+    const int64_t bpix = pdnn_conv_1x1_ldb_batched(g) ? batch_imgs(g) * np : np;
+    r.kc = r.m > bpix ? LDB_KC : LDB_TASK_KC;
     if (r.m == 0 || r.n == 0 || np == 0) return;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ws);
     /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
