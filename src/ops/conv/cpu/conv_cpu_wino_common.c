@@ -440,10 +440,17 @@ typedef struct {
     int64_t nq;   /* panels of tiles per block */
     int64_t nbp;  /* tiles per block (nq * nr) */
     int64_t ups;  /* elements of U per (group, xi): A panels of Kg x Cg */
-    int64_t vxs;  /* elements of V per xi: B panels, [group][panel][Cg][nr] */
-    int64_t mxs;  /* elements of M per xi: [group][Kg][nbp] */
+    int64_t vxs;  /* elements of a panel's V per xi: B panels, [group][Cg][nr] */
+    int64_t mxs;  /* elements of a panel's M per xi: [group][Kg][nr] */
+    int64_t vps, mps; /* elements of one panel's V and M (every xi): panels one after
+                       * the other, so a panel's data is contiguous */
     char *u, *v, *m;
 } conv_bufs;
+
+/* Panels a block holds at least: with at least as many panels as threads, each thread
+ * runs whole panels through the three stages (conv_run_t), so one panel's transformed
+ * tiles and products stay in one core's cache. */
+#define WINO_MIN_PANELS 2
 
 static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena *a,
                         conv_bufs *b)
@@ -454,16 +461,19 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
     const size_t budget = fused ? pdnn_cpu_cache_sizes()->l2 : PDNN_WINO_NONFUSED_BYTES;
     int64_t nq = col > 0 ? (int64_t)(budget / (size_t)col) / nr : 1;
     const int64_t qmax = cdiv(g->ntiles, nr);
+    if (nq < WINO_MIN_PANELS) nq = WINO_MIN_PANELS; /* panels for the threads (below) */
     if (nq > qmax) nq = qmax;
     if (nq < 1) nq = 1;
     b->nq = nq;
     b->nbp = nq * nr;
     b->ups = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(cdiv(g->kg, mr) * mr, g->cg, 1), g->es);
-    b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * nq, g->cg, nr), g->es);
-    b->mxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g * g->kg, b->nbp, 1), g->es);
+    b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g, g->cg, nr), g->es);
+    b->mxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g, g->kg, nr), g->es);
+    b->vps = b->vxs < 0 ? -1 : pdnn_conv_gemm_mul3(g->xi, b->vxs, 1);
+    b->mps = b->mxs < 0 ? -1 : pdnn_conv_gemm_mul3(g->xi, b->mxs, 1);
     b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->xi, b->ups), g->es);
-    b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->vxs, 1), g->es);
-    b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->mxs, 1), g->es);
+    b->v = pdnn_conv_gemm_take(a, b->vps < 0 ? -1 : pdnn_conv_gemm_mul3(nq, b->vps, 1), g->es);
+    b->m = pdnn_conv_gemm_take(a, b->mps < 0 ? -1 : pdnn_conv_gemm_mul3(nq, b->mps, 1), g->es);
 }
 
 size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused)
@@ -478,22 +488,41 @@ size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused)
 }
 
 /* Output transform of output channel kk (all groups) for panel q of the block starting
- * at tile tb0, blended into y. */
+ * at tile tb0 (its products in panel slot sl), blended into y. */
 PDNN_INLINE void output_unit(const pdnn_wino_geom *g, const conv_bufs *b, char *y, int64_t kk,
-                             int64_t tb0, int64_t q, double alpha, double beta, size_t es)
+                             int64_t tb0, int64_t q, int64_t sl, double alpha, double beta,
+                             size_t es)
 {
     wino_lanes O;
     const int nr = g->uk->nr;
     const int64_t t0 = tb0 + q * nr;
     const int64_t nl = g->ntiles - t0 < nr ? g->ntiles - t0 : nr;
     if (nl <= 0) return;
-    const char *m = b->m + (kk * b->nbp + q * nr) * (int64_t)es;
+    const char *m = b->m + (sl * b->mps + kk * nr) * (int64_t)es;
     pdnn_wino_transform(g, PDNN_WINO_OUT, (size_t)nl, m, b->mxs, &O, nr);
     scatter_out(g, (const char *)&O, kk, t0, nl, nr, y, alpha, beta, es);
 }
 
-/* The three stages of one block of tiles [tb0, tb0 + nbp) as loops over units that
- * the caller's threads share ("omp for" inside a parallel region). */
+/* The GEMMs of panel q of the block at tb0 (its data in panel slot sl) for transform
+ * point xi and group grp. */
+PDNN_INLINE void panel_gemm(const pdnn_wino_geom *g, const conv_bufs *b, int64_t tb0, int64_t q,
+                            int64_t sl, int64_t grp, int64_t xi, size_t es)
+{
+    const int nr = g->uk->nr, mr = g->uk->mr;
+    const int64_t t0 = tb0 + q * nr;
+    const int64_t nl = g->ntiles - t0 < nr ? g->ntiles - t0 : nr;
+    pdnn_gemm_macro(g->uk, g->kg, nl, g->cg, b->u + (grp * g->xi + xi) * b->ups * (int64_t)es,
+                    g->cg * mr, b->v + (sl * b->vps + xi * b->vxs + grp * g->cg * nr) * (int64_t)es,
+                    g->cg * nr, b->m + (sl * b->mps + xi * b->mxs + grp * g->kg * nr) * (int64_t)es,
+                    nr, 1, NULL, 1.0, 0.0);
+}
+
+/* The three stages of each block of tiles [tb0, tb0 + nbp), the caller's threads
+ * sharing the work ("omp for" inside a parallel region). With at least as many panels
+ * in a block as threads, each thread takes whole panels through the three stages (one
+ * barrier a block; a panel's data stays in its core's cache); otherwise the threads
+ * split each stage's units, with a barrier between the stages. Each unit is the same
+ * work either way, so the results are the same. */
 PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const char *x,
                             const char *w, char *y, double alpha, double beta, size_t es)
 {
@@ -501,6 +530,28 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
     const int64_t C = g->g * g->cg, K = g->g * g->kg, nq = b->nq;
     const int64_t nblk = cdiv(g->ntiles, b->nbp);
     pdnn_wino_filter(g, w, mr, b->u, b->ups);
+    const int nt = omp_get_num_threads();
+    if (nq >= nt) {
+        /* panel q in thread q % nt, its data in that thread's slot (the panel
+         * slot q % nt, the same for all its panels: one panel's worth of memory a thread) */
+        for (int64_t blk = 0; blk < nblk; blk++) {
+            const int64_t tb0 = blk * b->nbp;
+#pragma omp for schedule(static, 1)
+            for (int64_t q = 0; q < nq; q++) {
+                if (tb0 + q * nr >= g->ntiles) continue;
+                const int64_t sl = q % nt;
+                for (int64_t cc = 0; cc < C; cc++)
+                    pdnn_wino_input_unit(g, x, cc, tb0 + q * nr,
+                                         b->v + (sl * b->vps + cc * nr) * (int64_t)es, b->vxs);
+                for (int64_t xi = 0; xi < g->xi; xi++)
+                    for (int64_t grp = 0; grp < g->g; grp++)
+                        panel_gemm(g, b, tb0, q, sl, grp, xi, es);
+                for (int64_t kk = 0; kk < K; kk++)
+                    output_unit(g, b, y, kk, tb0, q, sl, alpha, beta, es);
+            }
+        }
+        return;
+    }
     for (int64_t blk = 0; blk < nblk; blk++) {
         const int64_t tb0 = blk * b->nbp;
 #pragma omp for schedule(static)
@@ -508,25 +559,17 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
             const int64_t cc = i / nq, q = i % nq, grp = cc / g->cg, c = cc % g->cg;
             if (tb0 + q * nr >= g->ntiles) continue;
             pdnn_wino_input_unit(g, x, cc, tb0 + q * nr,
-                                 b->v + ((grp * nq + q) * g->cg + c) * nr * (int64_t)es, b->vxs);
+                                 b->v + (q * b->vps + (grp * g->cg + c) * nr) * (int64_t)es, b->vxs);
         }
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < g->xi * g->g * nq; i++) {
             const int64_t q = i % nq, grp = (i / nq) % g->g, xi = i / (nq * g->g);
-            const int64_t t0 = tb0 + q * nr;
-            if (t0 >= g->ntiles) continue;
-            const int64_t nl = g->ntiles - t0 < nr ? g->ntiles - t0 : nr;
-            pdnn_gemm_macro(g->uk, g->kg, nl, g->cg,
-                            b->u + (grp * g->xi + xi) * b->ups * (int64_t)es,
-                            g->cg * mr,
-                            b->v + (xi * b->vxs + (grp * nq + q) * g->cg * nr) * (int64_t)es,
-                            g->cg * nr,
-                            b->m + (xi * b->mxs + grp * g->kg * b->nbp + q * nr) * (int64_t)es,
-                            b->nbp, 1, NULL, 1.0, 0.0);
+            if (tb0 + q * nr >= g->ntiles) continue;
+            panel_gemm(g, b, tb0, q, q, grp, xi, es);
         }
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < K * nq; i++)
-            output_unit(g, b, y, i / nq, tb0, i % nq, alpha, beta, es);
+            output_unit(g, b, y, i / nq, tb0, i % nq, i % nq, alpha, beta, es);
     }
 }
 
