@@ -18,6 +18,7 @@
 
 #include "cpu/isa.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
 #include "tu_conv.h"
 #include "tu_layout.h"
 
@@ -504,6 +505,102 @@ static void test_dw_masked(void)
     }
 }
 
+/* The stride-2 path (conv_cpu_direct_dw_s2.c, AVX-512 only) run directly through a test
+ * entry whose supports() is pdnn_dws2_applies: 3x3 and 5x5 (compiled sizes), 1x1, 2x2,
+ * 4x4, 7x7, 3x5 (run-time sizes), odd and even heights and widths (x columns and rows no
+ * output reads), padding 0-3 (wider than the kernel: outputs no tap reaches), asymmetric,
+ * rows of one chunk and of many (300 columns), gapped rows, flip, KRSC, odd channel counts
+ * and more channels than a backward-filter block (7x7: 20, 3x3: 113), minibatches 1-3;
+ * every direction where the documented rules say so (output rows wider than half a
+ * chunk), exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0), 1 and
+ * 2 threads bitwise (the harness), then through the family's dispatch (every ISA cap). */
+static bool s2_supports(const void *prob, const char **why)
+{
+    if (pdnn_dws2_applies(prob)) return true;
+    *why = "outside the stride-2 path";
+    return false;
+}
+
+static pdnnStatus_t s2_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *a = args;
+    const float al = (float)a->alpha, be = (float)a->beta;
+    bool ok = false;
+    if (p->dir == PDNN_CONV_FWD)
+        ok = pdnn_dws2_fwd(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
+    else if (p->dir == PDNN_CONV_BWD_DATA)
+        ok = pdnn_dws2_bwd_data(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
+    else
+        ok = pdnn_dws2_bwd_filter(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
+    return ok ? PDNN_STATUS_SUCCESS : PDNN_STATUS_INTERNAL_ERROR;
+}
+
+static const pdnn_impl s2_entry = {"test:dw_stride2", -1, PDNN_ISA_AVX512,
+                                   PDNN_IMPL_DETERMINISTIC, s2_supports, NULL, s2_exec};
+
+static void test_dw_s2(void)
+{
+    static const int cfg[][11] = {
+        /* h, w, r1, r2, row pad before, after, column pad before, after, channels, n, gapped */
+        {28, 28, 3, 3, 1, 1, 1, 1, 5, 2, 0},   {27, 29, 3, 3, 1, 1, 1, 1, 3, 3, 0},
+        {16, 17, 3, 3, 0, 0, 0, 0, 4, 2, 1},   {15, 18, 3, 3, 2, 2, 2, 2, 3, 1, 0},
+        {13, 20, 3, 3, 1, 0, 0, 1, 2, 2, 0},   {9, 22, 3, 3, 3, 3, 3, 3, 3, 2, 0},
+        {30, 33, 5, 5, 2, 2, 2, 2, 3, 2, 0},   {17, 40, 5, 5, 1, 1, 1, 2, 2, 3, 1},
+        {12, 29, 5, 5, 0, 0, 0, 0, 3, 1, 0},   {11, 31, 2, 2, 0, 0, 0, 0, 3, 2, 0},
+        {20, 45, 4, 4, 1, 1, 1, 1, 2, 2, 0},   {13, 19, 1, 1, 0, 0, 0, 0, 5, 1, 1},
+        {21, 24, 7, 7, 3, 3, 3, 3, 23, 2, 0},  {8, 36, 3, 5, 1, 1, 2, 2, 3, 2, 0},
+        {3, 300, 3, 3, 1, 1, 1, 1, 2, 2, 0},   {9, 16, 3, 3, 1, 1, 1, 1, 120, 1, 0},
+        {14, 14, 3, 3, 1, 1, 1, 1, 3, 2, 0},   {10, 15, 3, 3, 1, 1, 1, 1, 2, 2, 0},
+        {10, 13, 5, 5, 2, 2, 2, 2, 2, 2, 0},   {6, 34, 3, 3, 2, 1, 0, 0, 3, 3, 1}};
+    const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+        const int *c = cfg[i];
+        tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, c[9], c[8], 1, 1, c[0], c[1], c[2],
+                                          c[3], 2, 0, 1);
+        s.pb[0] = c[4];
+        s.pe[0] = c[5];
+        s.pb[1] = c[6];
+        s.pe[1] = c[7];
+        s.flip = i % 3 == 1;
+        s.krsc = i % 4 == 2;
+        s.xkind = s.ykind = c[10] ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
+        tu_conv_finish_shape(&s);
+        const int ow = s.out[1];
+        for (int d = 0; d < 3; d++) {
+            const pdnn_conv_dir dir = (pdnn_conv_dir)d;
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &s, dir);
+            /* a gapped layout may put the columns at a stride: refused */
+            const bool unit = cs.p.xs[3] == 1 && cs.p.ys[3] == 1;
+            const bool want = avx512 && unit && 2 * ow > 16 - (c[3] - 1) / 2;
+            TU_CHECK(pdnn_dws2_applies(&cs.p) == want, "stride 2 %dx%d %dx%d %s: applies %d, expected %d",
+                     c[0], c[1], c[2], c[3], tu_conv_dir_name(dir), !want, want);
+            /* (the check draws its own gapped layout: it may refuse that one) */
+            if (want || (avx512 && c[10]))
+                tu_conv_check(&s2_entry, &s, dir, i % 5 != 4, al[(i + d) % 3], be[(i + 2 * d) % 4],
+                              0, !c[10]);
+        }
+        tu_conv_check_family(&fam_dw, &s, true);
+    }
+    /* refused: stride 1, stride 2 x 1, dilation 2, multiplier 2, an 8-tap row, NHWC */
+    tu_conv_shape rs[6];
+    rs[0] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 20, 40, 3, 3, 1, 1, 1);
+    rs[1] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 20, 40, 3, 3, 2, 1, 1);
+    rs[1].str[1] = 1;
+    tu_conv_finish_shape(&rs[1]);
+    rs[2] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 20, 40, 3, 3, 2, 2, 2);
+    rs[3] = shape_dw(PDNN_DATA_FLOAT, 2, 3, 2, 20, 40, 3, 2, 1, 1, TU_LAYOUT_PACKED);
+    rs[4] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 20, 60, 3, 8, 2, 1, 1);
+    rs[5] = shape_dw(PDNN_DATA_FLOAT, 2, 3, 1, 20, 40, 3, 2, 1, 1, TU_LAYOUT_CHANNELS_LAST);
+    for (int i = 0; i < 6; i++) {
+        tu_conv_setup cs;
+        tu_conv_setup_init(&cs, &rs[i], PDNN_CONV_FWD);
+        TU_CHECK(!pdnn_dws2_applies(&cs.p), "stride 2: refusal %d", i);
+    }
+}
+
 static void test_dw_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 1, 5, 5, 3, 3, 1, 1, 1);
@@ -639,6 +736,7 @@ int main(void)
     test_dw_bands();
     test_dw_flat();
     test_dw_masked();
+    test_dw_s2();
     for (int ti = 0; ti < 2; ti++) {
         const pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
         test_1x1_edges(t);

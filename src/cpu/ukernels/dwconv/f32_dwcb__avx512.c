@@ -4,10 +4,10 @@
  * the pixels; pack / unpack: 4 pixels at a time, 128-bit row pieces placed in the four
  * lanes of 4 vectors and transposed within the lanes (8 shuffles per 4 pixels); flat:
  * 3x3 taps on rows of a multiple of 16 floats by aligned loads and permutes shared by
- * the 3 output rows that read a buffer row, other taps by unaligned loads; flat2: x rows
- * split into even and odd columns by two-source permutes as they are read; flatw: the
- * backward filter's 9 tap sums in registers, each buffer row's shifted vectors times the
- * last 3 dy rows. */
+ * the 3 output rows that read a buffer row, other taps by unaligned loads; flat2: none
+ * (stride 2 runs in conv_cpu_direct_dw_s2.c at AVX-512; the table holds the AVX2 one,
+ * never reached); flatw: the backward filter's 9 tap sums in registers, each buffer
+ * row's shifted vectors times the last 3 dy rows. */
 #include <immintrin.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -406,91 +406,6 @@ void pdnn_f32_dwcb_flat__avx512(size_t n1, size_t n2, const float *x, ptrdiff_t 
             __m512 e = _mm512_mul_ps(va, _mm512_maskz_loadu_ps(k, s + p));
             if (beta != 0) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(k, d + p)));
             _mm512_mask_storeu_ps(d + p, k, e);
-        }
-    }
-}
-
-/* flat2: buffer row R of the padded plane split into its even columns (at xp + R pw) and
- * odd columns (at xp + R pw + pw / 2), rows of the plane built one at a time in the row
- * buffer past them. B output rows of one 16-column piece: buffer rows k = 0 .. 2 B, row
- * k serving outputs (k - r1) / 2, r1 = 0 .. 2, in tap order. */
-AI void s2_blk(const int B, const __m512 *w9, __m512i i1, const float *xc, size_t pw,
-               float *yc, ptrdiff_t ys1, __mmask16 km, __m512 va, __m512 vb, float beta)
-{
-    const size_t pe = pw / 2;
-    __m512 a[8];
-#pragma GCC unroll 8
-    for (int b = 0; b < B; b++) a[b] = _mm512_setzero_ps();
-#pragma GCC unroll 17
-    for (int k = 0; k < 2 * B + 1; k++) {
-        const float *r = xc + (size_t)k * pw;
-        const __m512 e0 = _mm512_load_ps(r), o0 = _mm512_load_ps(r + pe);
-        const __m512 e1 = _mm512_permutex2var_ps(e0, i1, _mm512_load_ps(r + L));
-#pragma GCC unroll 3
-        for (int r1 = 2; r1 >= 0; r1--) {
-            if ((k - r1) % 2) continue;
-            const int o = (k - r1) / 2;
-            if (o < 0 || o >= B) continue;
-            a[o] = _mm512_fmadd_ps(w9[3 * r1], e0, a[o]);
-            a[o] = _mm512_fmadd_ps(w9[3 * r1 + 1], o0, a[o]);
-            a[o] = _mm512_fmadd_ps(w9[3 * r1 + 2], e1, a[o]);
-        }
-    }
-#pragma GCC unroll 8
-    for (int b = 0; b < B; b++) {
-        float *d = yc + (ptrdiff_t)b * ys1;
-        __m512 e = _mm512_mul_ps(va, a[b]);
-        if (beta != 0) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(km, d)));
-        _mm512_mask_storeu_ps(d, km, e);
-    }
-}
-
-/* Lanes l with lo <= b + l < hi. */
-static inline __mmask16 range16(size_t lo, size_t hi, size_t b)
-{
-    const size_t l0 = lo > b ? lo - b : 0, l1 = hi > b ? hi - b : 0;
-    if (l0 >= 16 || l1 <= l0) return 0;
-    return (__mmask16)(mask16(l1) & ~mask16(l0));
-}
-
-void pdnn_f32_dwcb_flat2__avx512(size_t n1, size_t n2, const float *x, ptrdiff_t xs1,
-                                 ptrdiff_t pfo, float *xp, size_t ph, size_t pw, size_t p1, size_t p2,
-                                 const float *w, size_t m1, size_t m2, float *y, ptrdiff_t ys1,
-                                 float alpha, float beta)
-{
-    const size_t pe = pw / 2;
-    const size_t r1 = p1 < ph ? (n1 < ph - p1 ? n1 : ph - p1) : 0;
-    const size_t c1 = p2 < pw ? (n2 < pw - p2 ? n2 : pw - p2) : 0;
-    const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i io = _mm512_add_epi32(ie, _mm512_set1_epi32(1));
-    for (size_t i = 0; i < r1; i++) { /* padded row i + p1 split (the others stay zero) */
-        const float *s = x + (ptrdiff_t)i * xs1;
-        float *e = xp + (i + p1) * pw;
-        if (pfo) prefetch_row(s + pfo, n2);
-        for (size_t q = 0; q < pe; q += L) {
-            /* padded columns 2 q .. 2 q + 31: x columns from 2 q - p2, those in [0, c1) */
-            const __m512 u = _mm512_maskz_loadu_ps(range16(p2, c1 + p2, 2 * q), s + 2 * q - p2);
-            const __m512 v = _mm512_maskz_loadu_ps(range16(p2, c1 + p2, 2 * q + L), s + 2 * q + L - p2);
-            _mm512_store_ps(e + q, _mm512_permutex2var_ps(u, ie, v));
-            _mm512_store_ps(e + pe + q, _mm512_permutex2var_ps(u, io, v));
-        }
-    }
-    __m512 w9[9];
-    for (int t = 0; t < 9; t++) w9[t] = _mm512_set1_ps(w[t]);
-    const __m512i i1 = _mm512_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
-    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
-    for (size_t a = 0; a < m1; a += 8) {
-        const size_t nb = m1 - a < 8 ? m1 - a : 8;
-        for (size_t c = 0; c < m2; c += L) {
-            const __mmask16 km = mask16(m2 - c);
-            const float *xc = xp + 2 * a * pw + c;
-            float *yc = y + (ptrdiff_t)a * ys1 + (ptrdiff_t)c;
-            switch (nb) {
-#define R(k) case k: s2_blk(k, w9, i1, xc, pw, yc, ys1, km, va, vb, beta); break;
-            R(8) R(7) R(6) R(5) R(4) R(3) R(2) R(1)
-#undef R
-            default: break;
-            }
         }
     }
 }

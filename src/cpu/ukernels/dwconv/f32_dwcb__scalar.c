@@ -61,7 +61,7 @@ static const pdnn_f32_dwcb_ukernels tab[] = {
      pdnn_f32_dwcb_flatw__avx2},
     {pdnn_f32_dwcb_conv__avx512, pdnn_f32_dwcb_bwdf__avx512, pdnn_f32_dwcb_pack__avx512,
      pdnn_f32_dwcb_unpack__avx512, pdnn_f32_dwcb_flat__avx512,
-     pdnn_f32_dwcb_flat2__avx512,
+     pdnn_f32_dwcb_flat2__avx2, /* never reached: stride 2 runs in conv_cpu_direct_dw_s2.c */
      pdnn_f32_dwcb_flatw__avx512},
 };
 

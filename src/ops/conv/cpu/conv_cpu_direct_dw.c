@@ -10,6 +10,10 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
+ *  - otherwise, FLOAT at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit dilation, filters
+ *    up to 7 x 7, output rows wider than half a vector: planes read in place, x rows
+ *    split into their column taps by permutes in registers, backward data by even and
+ *    odd dx columns from shifted dy loads (conv_cpu_direct_dw_s2.c);
  *  - otherwise, FLOAT at AVX-512, multiplier 1, stride 1 with the output width equal to
  *    the input width, flat planes of at most 4096 outputs (1-d and 2-d): masked flat
  *    planes, every tap one masked load of the plane in place and one multiply-add per 16
@@ -47,6 +51,7 @@
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define DW_TAPS_MAX 256 /* filter taps (prod of the filter dims) at most */
@@ -243,7 +248,8 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 fwd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
+            if (!pdnn_dws2_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
+                !pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
                 !pdnn_dwcb_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt))
                 fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
@@ -260,7 +266,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
+            if (!pdnn_dws2_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
+                                    nt) &&
+                !pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
                                     nt) &&
                 !pdnn_dwcb_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
                                     nt))
@@ -277,7 +285,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdf_nhwc_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+            if (!pdnn_dws2_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+                                      (float)a->beta, nt) &&
+                !pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
                                       (float)a->beta, nt) &&
                 !pdnn_dwcb_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
                                       (float)a->beta, nt))

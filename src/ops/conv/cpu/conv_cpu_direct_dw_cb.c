@@ -21,7 +21,8 @@
  * or below the source are zeroed per band. The buffer's column padding is zeroed once
  * per thread: every band writes the same columns. Sums keep their order (bands split
  * outputs; backward filter adds the bands' pixels in row order).
- * Stride-1 forward and backward data, stride-2 3x3 forward, on planes whose rows fill
+ * Stride-1 forward and backward data, stride-2 3x3 forward (below AVX-512: there
+ * conv_cpu_direct_dw_s2.c takes every plane cb_flat would), on planes whose rows fill
  * 16-lane vectors well (widths 14, 28, 56: MobileNet-v2) skip the transposes: cb_flat,
  * one plane at a time; so does the stride-1 backward filter of such planes up to 8 KiB
  * padded (cb_flatw). */
