@@ -209,6 +209,18 @@ pdnn_conv_gemm_tiles pdnn_conv_gemm_tiling(const pdnn_gemm_ukernel *uk, int64_t 
 /* The block of task r (within one item) of an m x n GEMM tiled by tl: rows i0 .. i0 +
  * mm - 1, columns j0 .. j0 + nn - 1; false when the block lies past the matrix (the
  * tiling was made for a larger n). */
+/* The chunk of tasks a thread takes at a time ("schedule(static, chunk)"): contiguous
+ * shares (each thread its own column blocks: B read by one thread), or, with fewer
+ * column blocks than twice the threads, one task at a time, round robin: the tasks run
+ * rows fastest, so each thread gets rows of every column block, and a short last block
+ * (a partly empty panel) no longer leaves one thread with less work (minibatch 1: 3
+ * full panels and a short one between 2 threads). */
+static inline int pdnn_conv_gemm_task_chunk(const pdnn_conv_gemm_tiles *tl, int nt)
+{
+    if (nt < 1) nt = 1;
+    return tl->nb < 2 * nt ? 1 : (int)((tl->ntasks + nt - 1) / nt);
+}
+
 static inline bool pdnn_conv_gemm_task(const pdnn_conv_gemm_tiles *tl, const pdnn_gemm_ukernel *uk,
                                        int64_t r, int64_t m, int64_t n, int64_t *i0, int64_t *mm,
                                        int64_t *j0, int64_t *nn)

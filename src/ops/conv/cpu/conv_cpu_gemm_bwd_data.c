@@ -604,7 +604,8 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
             }
             /* tiles of this chunk's columns (not the capacity's: see the forward) */
             const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, T, ncol, 1, nt);
-#pragma omp for schedule(static)
+            const int tch = pdnn_conv_gemm_task_chunk(&tl, nt);
+#pragma omp for schedule(static, tch)
             for (int64_t task = 0; task < tl.ntasks; task++) {
                 int64_t i0, mm, j0, nn;
                 if (!pdnn_conv_gemm_task(&tl, uk, task, T, ncol, &i0, &mm, &j0, &nn)) continue;

@@ -438,6 +438,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     const int64_t mp = (kg + mr - 1) / mr, np = (T + nr - 1) / nr;
     const int64_t apg = mp * mr * PDNN_GEMM_KC, bpg = np * nr * PDNN_GEMM_KC;
     const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, T, g.g, ctx->nthreads);
+    const int tch = pdnn_conv_gemm_task_chunk(&tl, ctx->nthreads);
     const char *x = arg->src, *dy = arg->wei;
     char *dw = arg->dst;
     const double alpha = arg->alpha, beta = arg->beta;
@@ -476,7 +477,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
                     }
                 }
             }
-#pragma omp for schedule(static)
+#pragma omp for schedule(static, tch)
             for (int64_t task = 0; task < tl.ntasks; task++) {
                 const int64_t per = tl.mb * tl.nb, grp = task / per, r = task % per;
                 int64_t i0, mm, j0, nn;

@@ -364,7 +364,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 /* tiles of this chunk's columns (a tiling for the full chunk would leave
                  * the tasks past a short chunk, one thread's share, empty) */
                 const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, ncol, 1, nt);
-#pragma omp for schedule(static)
+                const int tch = pdnn_conv_gemm_task_chunk(&tl, nt);
+#pragma omp for schedule(static, tch)
                 for (int64_t task = 0; task < tl.ntasks; task++) {
                     int64_t i0, mm, j0, nn;
                     if (!pdnn_conv_gemm_task(&tl, uk, task, kg, ncol, &i0, &mm, &j0, &nn)) continue;
