@@ -9,12 +9,15 @@
  *    still be right through the other paths;
  *  - the ldb path (conv_cpu_direct_1x1_ldb.c), forward and backward data: few images
  *    split among the threads by rows and by pixel blocks, both channel blocks, stride-2
- *    gathers (short rows, runs past 256), gapped x, batched short images.
+ *    gathers (short rows, runs past 256), gapped x, batched short images;
+ *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
+ *    GEMM form past it.
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
 #include <stdio.h>
 
+#include "cpu/isa.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "tu_conv.h"
 #include "tu_layout.h"
@@ -38,6 +41,12 @@ static bool takes_ldb(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     return pdnn_conv_1x1_ldb_applies(g) && !pdnn_conv_1x1_gemv_applies(p, g) &&
            (p->dir != PDNN_CONV_BWD_DATA || !pdnn_conv_1x1_bwdd_t_applies(p, g));
+}
+
+static bool takes_dot(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    (void)p;
+    return pdnn_conv_1x1_dot_applies(g);
 }
 
 static tu_conv_shape shape(int n, int g, int cg, int kg, int h, int w, int str, int xkind)
@@ -161,11 +170,29 @@ static void test_ldb(void)
     check_path(&s, fw, takes_ldb, true);
 }
 
+/* Backward filter of NCHW images of 512+ pixels: dot products along the pixels for
+ * filters of at most 8192 elements (AVX-512), the GEMM form above. */
+static void test_bwdf(void)
+{
+    const pdnn_conv_dir bw = PDNN_CONV_BWD_FILTER;
+    const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
+    tu_conv_shape s;
+    s = shape(1, 1, 128, 64, 16, 32, 1, TU_LAYOUT_PACKED); /* 8192: the most */
+    check_path(&s, bw, takes_dot, avx512);
+    s = shape(1, 1, 129, 64, 16, 32, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, false);
+    s = shape(2, 1, 64, 256, 23, 23, 1, TU_LAYOUT_PACKED); /* ResNet's 64 x 256 */
+    check_path(&s, bw, takes_dot, false);
+    s = shape(1, 2, 5, 30, 17, 31, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+}
+
 int main(void)
 {
     tu_seed(1717);
     test_bwdd_t();
     test_ldb();
+    test_bwdf();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_1x1_paths");
 }

@@ -15,8 +15,11 @@
 /* Pixels per kernel call (a multiple of PDNN_DOT_LANES): long calls amortize the lane
  * sums' loads and stores (measured: 1024 ahead of 256 and 4096). */
 #define DOT_KC 1024
-/* Largest filter (elements, all groups) served: the lane sums take 64 bytes each. */
-#define DOT_MAX_ELEMS (16 * 1024)
+/* Largest filter (elements, all groups) served: the lane sums take 64 bytes each, and
+ * from 64 x 256 on the GEMM form is faster (ResNet-50 res2b_branch2a minibatch 32, one
+ * thread: 35.8 -> 29.3 ms; 64 x 64 and 32 x 192 stay faster here: 7.2 against 8.5,
+ * 2.6 against 3.2). */
+#define DOT_MAX_ELEMS (8 * 1024)
 /* Most channels on the smaller side: above it the GEMM form's copies are amortized.
  * Fewest pixels per image: with short rows the GEMM form is faster (14 x 14: 2x). */
 #define DOT_MIN_PIX 512
