@@ -179,7 +179,7 @@ AI void bwdd_row(const int KW, const int P, const int PAR, const pdnn_dws2_geom 
         for (int64_t r1 = PAR; r1 < kh; r1 += 2) {
             const int64_t v = i + g->p1 - r1;
             if (v < 0 || v >= 2 * g->OH) continue;
-            const float *row = dy + (v / 2) * g->ys1 + L * q + e;
+            const float *row = at(dy, (v / 2) * g->ys1 + L * q + e);
             const float *wr = w + r1 * KW;
 #pragma GCC unroll 7
             for (int r2 = 0; r2 < KW; r2++) {

@@ -134,10 +134,12 @@ bool pdnn_dws2_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
     if (!s2_geom(p, &G, &pl)) return false;
     const pdnn_dws2_geom g = pl.g;
     const int64_t C = p->g, kh = g.kh, kw = g.kw, T = kh * kw;
-    /* channels a block: their lane sums on the stack */
-    const int64_t cb = S2_ACC / (T * 16) < 1 ? 1 : S2_ACC / (T * 16), nblk = (C + cb - 1) / cb;
+    /* channels a block (their lane sums on the stack), as even a split between the threads
+     * as that allows (the sums do not depend on it) */
+    const int nt = s2_threads(nthreads, C, (double)p->n * C * g.OH * g.OW * T);
+    const int64_t cmax = S2_ACC / (T * 16) < 1 ? 1 : S2_ACC / (T * 16);
+    const int64_t ct = (C + nt - 1) / nt, cb = ct < cmax ? ct : cmax, nblk = (C + cb - 1) / cb;
     const bool pf = g.H * g.W + g.OH * g.OW <= S2_PF_MAX;
-    const int nt = s2_threads(nthreads, nblk, (double)p->n * C * g.OH * g.OW * T);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         _Alignas(64) float acc[S2_ACC];
