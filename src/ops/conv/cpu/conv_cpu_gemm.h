@@ -188,9 +188,13 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
  * or KRSC). Otherwise p is the forward form of a backward-data problem wsrc (x = dy,
  * y = dx, channels swapped, flip toggled, stride 1) whose filter p's ws must describe
  * as packed KCRS of shape [C][K/g][spatial]; the weights are then read from arg->wei
- * in wsrc's layout: tap (k, r) of output channel c at k * ws[0] + c * ws[1] + r. */
+ * in wsrc's layout: tap (k, r) of output channel c at k * ws[0] + c * ws[1] + r.
+ * apre: NULL, or the filter already packed into the A panels the run would pack (per
+ * group, ceil(Kg / mr) panels of mr rows x T taps, tap-major, rows past Kg zero: as
+ * pdnn_conv_gemm_pack_panel lays them out), used when the run packs its filter. */
 pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
-                                    const pdnn_conv_args *arg, const pdnn_ctx *ctx);
+                                    const pdnn_conv_args *arg, const pdnn_ctx *ctx,
+                                    const void *apre);
 /* Workspace of pdnn_conv_gemm_fwd_run (wt: wsrc not NULL); SIZE_MAX on overflow. */
 size_t pdnn_conv_gemm_fwd_workspace(const pdnn_conv_problem *p, bool wt);
 

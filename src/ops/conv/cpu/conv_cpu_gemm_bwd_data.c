@@ -222,6 +222,103 @@ static void dense_phase(const bwdd_phase *ph, int64_t nimg, pdnn_conv_problem *q
     q->xs[0] = acc * q->c;
 }
 
+/* The phases' filters packed in one pass (phased runs): each phase's forward form
+ * packs the same A panels from the filter (rows: dx channels c, taps (k, its sub-kernel's
+ * taps)), and the phases' taps interleave in every (k, c) block of the filter, so one
+ * pass per phase reads the whole filter again (per chunk of images, too). Here every
+ * (group, row panel, k) block is read once and dealt to all the phases' panels; each
+ * phase's run then takes its panels as they are (pdnn_conv_gemm_fwd_run's apre). */
+#define PACK_PHASES_MAX 16 /* phases packed in one pass at most (stride products) */
+#define PACK_TAPS_MAX 64   /* sub-kernel taps at most */
+
+typedef struct {
+    int64_t ntap;                /* taps of the sub-kernel */
+    int64_t roff[PACK_TAPS_MAX]; /* their offsets from the phase's origin */
+    int64_t woff;                /* the phase's origin in the filter */
+    int64_t apg;                 /* elements of one group's panels */
+    char *a;                     /* the phase's panels */
+} phase_pack;
+
+/* The phases' pack descriptions in FOR_PHASES order of those with taps; false when a
+ * phase has too many taps, there are too many phases, or a phase's run on chunks of nimg
+ * images would not pack its filter (few columns: it reads the filter in place; see
+ * pack_filter in conv_cpu_gemm_fwd.c), each phase then doing as it would alone.
+ * a: the panels' base (NULL to size them only); *bytes: their total. */
+static bool phase_packs(const pdnn_conv_problem *p, int mr, int nr, int64_t nimg, char *a,
+                        phase_pack *pk, int *npk, size_t *bytes)
+{
+    const size_t es = p->dtype == PDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
+    const int64_t kg = p->c / p->g, kk = p->k / p->g, mp = (kg + mr - 1) / mr;
+    int n = 0;
+    bool ok = true;
+    *bytes = 0;
+    bwdd_phase ph;
+    FOR_PHASES(p, ph, {
+        if (!ph.none && !ph.notap && ok) {
+            if (n == PACK_PHASES_MAX) {
+                ok = false;
+            } else {
+                pdnn_conv_geom3 o;
+                pdnn_conv_widen(&ph.q, &o);
+                phase_pack *f = &pk[n++];
+                f->ntap = o.kern[0] * o.kern[1] * o.kern[2];
+                if (f->ntap > PACK_TAPS_MAX || nimg * o.in[0] * o.in[1] * o.in[2] <= 2 * nr) {
+                    ok = false;
+                } else {
+                    int64_t j = 0;
+                    for (int64_t r0 = 0; r0 < o.kern[0]; r0++)
+                        for (int64_t r1 = 0; r1 < o.kern[1]; r1++)
+                            for (int64_t r2 = 0; r2 < o.kern[2]; r2++)
+                                f->roff[j++] = r0 * o.ws[2] + r1 * o.ws[3] + r2 * o.ws[4];
+                    f->woff = ph.woff;
+                    f->apg = mp * mr * kk * f->ntap;
+                    f->a = a ? a + *bytes : NULL;
+                    *bytes += (size_t)(p->g * f->apg) * es;
+                    *bytes = (*bytes + PDNN_GEMM_ALIGN - 1) & ~(size_t)(PDNN_GEMM_ALIGN - 1);
+                }
+            }
+        }
+    });
+    *npk = n;
+    return ok;
+}
+
+/* Row panel q of group grp of every phase: dst[t * mr + i] = w[grp, k, q * mr + i, tap j
+ * of the phase] for t = k * ntap + j (the forward core's tap order), rows past kg zero. */
+#define PACK_PHASES(TT)                                                                    \
+    do {                                                                                   \
+        const TT *wb = (const TT *)w + grp * kk * p->ws[0] + q * mr * p->ws[1];            \
+        for (int64_t k = 0; k < kk; k++) {                                                 \
+            const TT *wk = wb + k * p->ws[0];                                              \
+            for (int f = 0; f < npk; f++) {                                                \
+                const phase_pack *pf = &pk[f];                                             \
+                TT *d = (TT *)pf->a + grp * pf->apg + (q * kk + k) * pf->ntap * mr;        \
+                for (int64_t j = 0; j < pf->ntap; j++, d += mr) {                          \
+                    const TT *s = wk + pf->woff + pf->roff[j];                             \
+                    int64_t i = 0;                                                         \
+                    for (; i < rows; i++) d[i] = s[i * p->ws[1]];                          \
+                    for (; i < mr; i++) d[i] = (TT)0;                                      \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+static void pack_phases(const pdnn_conv_problem *p, int mr, const phase_pack *pk, int npk,
+                        const char *w, int nt)
+{
+    const int64_t kg = p->c / p->g, kk = p->k / p->g, mp = (kg + mr - 1) / mr;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (int64_t pn = 0; pn < p->g * mp; pn++) {
+        const int64_t grp = pn / mp, q = pn % mp;
+        const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
+        if (p->dtype == PDNN_DATA_DOUBLE)
+            PACK_PHASES(double);
+        else
+            PACK_PHASES(float);
+    }
+}
+#undef PACK_PHASES
+
 /* Workspace of the phases: the dense chunk (when phased) and the largest forward
  * core's; SIZE_MAX on overflow. */
 static size_t phases_workspace(const pdnn_conv_problem *p)
@@ -242,8 +339,15 @@ static size_t phases_workspace(const pdnn_conv_problem *p)
     });
     if (!dense || ws == SIZE_MAX) return ws;
     const int64_t t = dx_image(p) < 0 ? -1 : pdnn_conv_gemm_mul3(nb, dx_image(p), (int64_t)es);
-    if (t < 0 || (size_t)t > SIZE_MAX - ws - PDNN_GEMM_ALIGN) return SIZE_MAX;
-    return ws + (size_t)t + PDNN_GEMM_ALIGN;
+    if (t < 0 || (size_t)t > SIZE_MAX / 4 - ws) return SIZE_MAX;
+    /* + the phases' packed filters (one pass) */
+    const pdnn_gemm_ukernel *uk = pdnn_gemm_ukernel_select(p->dtype);
+    phase_pack pk[PACK_PHASES_MAX];
+    int npk;
+    size_t ab = 0;
+    if (!uk || !phase_packs(p, uk->mr, uk->nr, nb, NULL, pk, &npk, &ab)) ab = 0;
+    if (ab > SIZE_MAX / 4) return SIZE_MAX;
+    return ws + (size_t)t + ab + 2 * PDNN_GEMM_ALIGN;
 }
 
 static size_t bwdd_workspace(const void *prob)
@@ -480,6 +584,7 @@ static void interleave_phases(const pdnn_conv_problem *p, const char *tmp, int64
     });
 }
 
+
 static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
@@ -491,12 +596,19 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
         /* chunks of images: every phase into the dense buffer, then interleaved */
         const int64_t nb = phase_images(p, g.es);
         char *tmp = pdnn_gemm_align_ptr(ctx->ws);
+        char *apk = pdnn_gemm_align_ptr(tmp + nb * dx_image(p) * (int64_t)g.es);
+        phase_pack pk[PACK_PHASES_MAX];
+        int npk;
+        size_t ab;
+        const bool pre = phase_packs(p, g.uk->mr, g.uk->nr, nb, apk, pk, &npk, &ab);
+        if (pre) pack_phases(p, g.uk->mr, pk, npk, arg->wei, ctx->nthreads);
         pdnn_ctx sub = *ctx;
-        sub.ws = tmp + nb * dx_image(p) * (int64_t)g.es;
+        sub.ws = apk + (pre ? ab : 0);
         pdnnStatus_t st = PDNN_STATUS_SUCCESS;
         for (int64_t n0 = 0; n0 < g.n && st == PDNN_STATUS_SUCCESS; n0 += nb) {
             const int64_t nimg = g.n - n0 < nb ? g.n - n0 : nb;
             int64_t toff = 0;
+            int fi = 0; /* the phase's index among those with taps */
             bwdd_phase ph;
             FOR_PHASES(p, ph, {
                 if (!ph.none && !ph.notap && st == PDNN_STATUS_SUCCESS) {
@@ -509,8 +621,9 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                     a.dst = tmp + toff * (int64_t)g.es;
                     a.alpha = 1.0;
                     a.beta = 0.0;
-                    st = pdnn_conv_gemm_fwd_run(&f, &q, &a, &sub);
+                    st = pdnn_conv_gemm_fwd_run(&f, &q, &a, &sub, pre ? pk[fi].a : NULL);
                     toff += nimg * q.xs[0];
+                    fi++;
                 }
             });
             interleave_phases(p, tmp, n0, nimg, arg->dst, arg->alpha, arg->beta, ctx->nthreads);
@@ -531,7 +644,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
                     pdnn_conv_args a = *arg;
                     a.wei = (const char *)arg->wei + ph.woff * (int64_t)g.es;
                     a.dst = dx;
-                    st = pdnn_conv_gemm_fwd_run(&f, &ph.q, &a, ctx);
+                    st = pdnn_conv_gemm_fwd_run(&f, &ph.q, &a, ctx, NULL);
                 }
             }
         });

@@ -246,7 +246,8 @@ static void pack_slot(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_geom *g
 }
 
 pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
-                                    const pdnn_conv_args *arg, const pdnn_ctx *ctx)
+                                    const pdnn_conv_args *arg, const pdnn_ctx *ctx,
+                                    const void *apre)
 {
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(p, &g);
@@ -289,8 +290,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const int64_t a_ps = packa ? T * mr : wt ? -wsrc->ws[1] : -T;
     const ptrdiff_t *ako = !packa && wt ? b.soff : NULL;
     const int64_t wgs = wt ? (wsrc->k / wsrc->g) * wsrc->ws[0] : kg * T; /* a group's filter */
+    const char *wp = apre ? (const char *)apre : b.wp; /* the packed filter */
 #define a_at(grp, i0)                                                                      \
-    (packa ? b.wp + ((grp) * apg + (i0) * T) * (int64_t)es                                 \
+    (packa ? wp + ((grp) * apg + (i0) * T) * (int64_t)es                                   \
            : w + ((grp) * wgs + (i0) * -a_ps) * (int64_t)es)
     char *y = arg->dst;
     const double alpha = arg->alpha, beta = arg->beta;
@@ -298,7 +300,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        if (T > 0 && packa) {
+        if (T > 0 && packa && !apre) {
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < g.g * mp; i++) {
                 const int64_t grp = i / mp, q = i % mp;
@@ -390,7 +392,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 
 static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
-    return pdnn_conv_gemm_fwd_run(prob, NULL, args, ctx);
+    return pdnn_conv_gemm_fwd_run(prob, NULL, args, ctx, NULL);
 }
 
 const pdnn_impl pdnn_conv_fwd_cpu_gemm = {
