@@ -11,7 +11,7 @@
  *    split among the threads by rows and by pixel blocks, both channel blocks, stride-2
  *    gathers (short rows, runs past 256), gapped x, batched short images;
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
- *    GEMM form past it.
+ *    GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
@@ -47,6 +47,13 @@ static bool takes_dot(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     (void)p;
     return pdnn_conv_1x1_dot_applies(g);
+}
+
+static bool any_path(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    (void)p;
+    (void)g;
+    return true;
 }
 
 static tu_conv_shape shape(int n, int g, int cg, int kg, int h, int w, int str, int xkind)
@@ -185,6 +192,16 @@ static void test_bwdf(void)
     check_path(&s, bw, takes_dot, false);
     s = shape(1, 2, 5, 30, 17, 31, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, takes_dot, avx512);
+    /* the GEMM form's K blocks across short images (14 x 14: a block of 256 straddles
+     * two images; 7 x 7 at stride 2: dx strided, gathered), runs of the transposes */
+    s = shape(2, 1, 20, 300, 14, 14, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
+    s = shape(3, 1, 70, 130, 13, 13, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
+    s = shape(3, 2, 33, 17, 5, 6, 1, TU_LAYOUT_GAPPED);
+    check_path(&s, bw, any_path, true);
+    s.t = PDNN_DATA_DOUBLE;
+    check_path(&s, bw, any_path, true);
 }
 
 int main(void)

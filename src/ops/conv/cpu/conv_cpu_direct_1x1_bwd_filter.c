@@ -9,14 +9,18 @@
  * accumulate into a dW-sized buffer (one rounding per block, as in the GEMM) that is
  * finally blended into dw. Two schedules, chosen by layout:
  *  - A's pixels evenly spaced and close within an image (NCHW-like): K blocks cut at
- *    image boundaries, A read in place; each task (rows x column panels of the buffer)
- *    gathers its B slices (KC pixels x NR channels) into a stack buffer;
+ *    image boundaries, A read in place; each task (rows x column panels of the buffer,
+ *    at most half of L2) gathers its B slices (KC pixels x NR channels) into a stack
+ *    buffer. Short images (their pixels not a multiple of KC, fewer than 4 KC; batch
+ *    2+) get K blocks at fixed places across them instead, A's columns read through
+ *    their offsets (the micro-kernels' _ak entry), so every block but the last is full;
  *  - otherwise (channels-last): K blocks cut at fixed places over the flattened
  *    columns; for each block every thread packs a share of A's MR-row panels and B's
  *    NR-column panels into the workspace, then the threads split the buffer's tiles.
  * With A = dy and dW's channels contiguous the blocks accumulate straight into dw (the
  * first blends with beta, later ones add), without the buffer; the in-place schedule
- * builds B slices with the transpose kernels where B's pixels are contiguous.
+ * builds B slices with the transpose kernels where B's pixels are contiguous (in runs
+ * of 16 or more, one an image).
  * FLOAT fast paths come first: evenly spaced channels-last columns (fully connected
  * layers, NHWC) by the ldb kernel (conv_cpu_direct_1x1_ldb.c), and NCHW images of 512+
  * pixels with a small filter by dot products along the pixels
@@ -28,6 +32,7 @@
  * also one K block of packed A and B ((K + C) / groups * 256 elements per group); the dot
  * path its lane sums (64 bytes per filter element); the ldb path none. */
 #include "core/registry.h"
+#include "cpu/cache.h"
 #include "cpu/ukernels/transpose/transpose.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
@@ -46,6 +51,8 @@ typedef struct {
     int64_t ma, nb;      /* channels of A and B per group */
     int64_t a_cs, b_cs;  /* their channel strides */
     bool inplace;        /* A read in place, K blocks within images */
+    bool cross;          /* in place, but K blocks at fixed places across images (short
+                          * images), A's columns through their offsets */
     int64_t astep;       /* A's pixel step within an image (inplace) */
     int64_t kcmax;
     char *buf;           /* ma x nb per group, row-major (not direct) */
@@ -80,6 +87,10 @@ static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     for (int d = 0; d < 3; d++) st[d] = pl->a_is_x ? G->str[d] * G->xs[2 + d] : G->ys[2 + d];
     pl->inplace = pdnn_conv_1x1_pixel_step(G, st, &pl->astep) && pl->astep >= 1 && pl->astep <= 4;
     pl->kcmax = pdnn_conv_pe_kc(g->uk, g->es);
+    /* images that end in a short K block (7 x 7, 14 x 14, 28 x 28): blocks across them,
+     * so C (dW-sized) takes one pass a full block instead of one an image (ResNet-50
+     * res5a_branch1 minibatch 32, one thread: 61-65 -> 53-56 ms) */
+    pl->cross = pl->inplace && g->n > 1 && g->npix % pl->kcmax != 0 && g->npix < 4 * pl->kcmax;
 }
 
 static void bwdf_layout(const bwdf_plan *pl, pdnn_conv_gemm_arena *a, char **buf, char **ap,
@@ -131,6 +142,12 @@ static void bwdf_tiles(bwdf_plan *pl, int nthreads)
     pl->mbr = min64(cdiv(pl->ma, mr) * mr, BWDF_ROWS_MAX / mr * mr);
     if (pl->ma > 0) pl->mbr = cdiv(cdiv(pl->ma, cdiv(pl->ma, pl->mbr)), mr) * mr;
     pl->cbp = pl->inplace ? np : 1;
+    /* in place, a task's block of C takes at most half of L2 (every K block adds to it) */
+    if (pl->inplace) {
+        const size_t half = pdnn_cpu_cache_sizes()->l2 / 2, es = pl->g->es;
+        while (pl->cbp > 1 && (size_t)(pl->mbr * pl->cbp * uk->nr) * es > half) pl->cbp = cdiv(pl->cbp, 2);
+        pl->cbp = cdiv(np, cdiv(np, pl->cbp)); /* equal blocks */
+    }
     for (;;) {
         pl->mb = cdiv(pl->ma, pl->mbr);
         pl->cb = cdiv(np, pl->cbp);
@@ -167,14 +184,14 @@ static void bwdf_offsets(const bwdf_plan *pl, int64_t c0, int64_t kc, int64_t *a
 static int64_t bwdf_nblocks(const bwdf_plan *pl)
 {
     const pdnn_conv_gemm_geom *g = pl->g;
-    if (!pl->inplace) return max64(cdiv(g->ncols, pl->kcmax), 1);
+    if (!pl->inplace || pl->cross) return max64(cdiv(g->ncols, pl->kcmax), 1);
     return max64(g->n * cdiv(g->npix, pl->kcmax), 1);
 }
 
 static void bwdf_block(const bwdf_plan *pl, int64_t kb, int64_t *c0, int64_t *kc)
 {
     const pdnn_conv_gemm_geom *g = pl->g;
-    if (!pl->inplace) {
+    if (!pl->inplace || pl->cross) {
         *c0 = kb * pl->kcmax;
         *kc = min64(pl->kcmax, g->ncols - *c0);
         return;
@@ -204,24 +221,37 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
     char *cg = pl->cdst + grp * pl->c_gs * es;
     _Alignas(64) char bbuf[PDNN_CONV_PE_SLICE_BYTES];
     int64_t ao[PDNN_GEMM_KC], bo[PDNN_GEMM_KC], chan[PDNN_GEMM_NR_MAX];
+    ptrdiff_t ko[PDNN_GEMM_KC]; /* cross: A's column offsets */
     const int64_t nblk = bwdf_nblocks(pl);
     for (int64_t kb = 0; kb < nblk; kb++) {
         int64_t c0, kc;
         bwdf_block(pl, kb, &c0, &kc);
         if (kc > 0) bwdf_offsets(pl, c0, kc, ao, bo);
-        /* B's pixels contiguous (FLOAT): the transpose kernel instead of the gather */
-        int64_t bstep = 0;
-        const pdnn_f32_transpose_fn tr =
-            g->es == sizeof(float) && kc > 0 && pdnn_conv_pe_uniform(bo, kc, &bstep) && bstep == 1
-                ? pdnn_f32_transpose_select()
-                : NULL;
+        if (pl->cross)
+            for (int64_t kk = 0; kk < kc; kk++) ko[kk] = (ptrdiff_t)ao[kk];
+        /* B's pixels contiguous (FLOAT) in runs (one, or one an image across images) of
+         * 16 at least but the last: the transpose kernel run by run instead of the
+         * gather (step-2 runs deinterleaved first measured no faster than the gather) */
+        int64_t runs[PDNN_GEMM_KC + 1], nrun = 0;
+        bool runs_ok = g->es == sizeof(float) && kc > 0;
+        for (int64_t kk = 0; runs_ok && kk < kc; nrun++) {
+            int64_t e = kk + 1;
+            while (e < kc && bo[e] == bo[e - 1] + 1) e++;
+            runs[nrun] = kk;
+            runs_ok = e == kc || e - kk >= 16;
+            kk = e;
+        }
+        runs[nrun] = kc;
+        const pdnn_f32_transpose_fn tr = runs_ok ? pdnn_f32_transpose_select() : NULL;
         const double beff = kb == 0 ? pl->beta0 : 1.0;
         for (int64_t q = q0; q < q1; q++) {
             const int64_t nn = min64(nr, pl->nb - q * nr);
-            if (kc > 0 && tr) { /* B slice: a transpose of nn channel rows of kc pixels */
+            if (kc > 0 && tr) { /* B slice: transposes of nn channel rows of each run */
                 float *dst = (float *)bbuf;
-                tr((size_t)nn, (size_t)kc, (const float *)bg + bo[0] + q * nr * pl->b_cs, pl->b_cs,
-                   dst, nr);
+                for (int64_t u = 0; u < nrun; u++)
+                    tr((size_t)nn, (size_t)(runs[u + 1] - runs[u]),
+                       (const float *)bg + bo[runs[u]] + q * nr * pl->b_cs, pl->b_cs,
+                       dst + runs[u] * nr, nr);
                 if (nn < nr)
                     for (int64_t pr = 0; pr < kc; pr++)
                         for (int64_t j = nn; j < nr; j++) dst[pr * nr + j] = 0;
@@ -229,11 +259,21 @@ static void bwdf_task_inplace(const bwdf_plan *pl, int64_t t)
                 for (int64_t j = 0; j < nn; j++) chan[j] = (q * nr + j) * pl->b_cs;
                 pdnn_conv_pe_gather(g->es, (int)nr, kc, nn, bg, bo, chan, bbuf);
             }
-            for (int64_t i = i0; i < i1; i += mr)
-                pdnn_conv_pe_ukernel(uk, min64(mr, i1 - i), nn, kc,
-                                     ag + (kc > 0 ? ao[0] + i * pl->a_cs : 0) * es, pl->a_cs,
-                                     pl->astep, bbuf, cg + (i * pl->c_rs + q * nr) * es, pl->c_rs,
-                                     1, pl->alpha, beff);
+            for (int64_t i = i0; i < i1; i += mr) {
+                char *c = cg + (i * pl->c_rs + q * nr) * es;
+                const size_t mm = (size_t)min64(mr, i1 - i);
+                if (pl->cross && kc > 0 && g->es == sizeof(float))
+                    uk->f32_ak(mm, (size_t)nn, (size_t)kc, (const float *)ag + i * pl->a_cs, pl->a_cs,
+                               ko, (const float *)bbuf, (float *)c, pl->c_rs, 1, (float)pl->alpha,
+                               (float)beff);
+                else if (pl->cross && kc > 0)
+                    uk->f64_ak(mm, (size_t)nn, (size_t)kc, (const double *)ag + i * pl->a_cs, pl->a_cs,
+                               ko, (const double *)bbuf, (double *)c, pl->c_rs, 1, pl->alpha, beff);
+                else
+                    pdnn_conv_pe_ukernel(uk, (int64_t)mm, nn, kc,
+                                         ag + (kc > 0 ? ao[0] + i * pl->a_cs : 0) * es, pl->a_cs,
+                                         pl->astep, bbuf, c, pl->c_rs, 1, pl->alpha, beff);
+            }
         }
     }
 }
