@@ -1,4 +1,4 @@
-/* Two-way deinterleave (internal), one ISA a file:
+/* Two-way deinterleave and interleave (internal), one ISA a file:
  *   even[i] = src[2 * i]       for i < (n + 1) / 2
  *   odd[i]  = src[2 * i + 1]   for i < n / 2
  * Reads src[0 .. n) and nothing past it (the tails are masked), writes nothing else of
@@ -20,5 +20,20 @@ void pdnn_f32_deinterleave2__avx512(const float *src, size_t n, float *even, flo
 
 /* The kernel of pdnn_cpu_isa(). */
 pdnn_f32_deinterleave2_fn pdnn_f32_deinterleave2_select(void);
+
+/* The inverse, two-way interleave:
+ *   dst[2 * i] = even[i]   for i < (n + 1) / 2
+ *   dst[2 * i + 1] = odd[i]   for i < n / 2
+ * Writes dst[0 .. n) and nothing else, reads only those elements of even and odd; no
+ * overlaps; n may be 0. Used to merge the two column phases of a strided backward
+ * data's dx rows (conv_cpu_gemm_bwd_data.c). */
+typedef void (*pdnn_f32_interleave2_fn)(const float *even, const float *odd, size_t n,
+                                        float *dst);
+
+void pdnn_f32_interleave2__scalar(const float *even, const float *odd, size_t n, float *dst);
+void pdnn_f32_interleave2__avx2(const float *even, const float *odd, size_t n, float *dst);
+void pdnn_f32_interleave2__avx512(const float *even, const float *odd, size_t n, float *dst);
+
+pdnn_f32_interleave2_fn pdnn_f32_interleave2_select(void);
 
 #endif

@@ -524,6 +524,41 @@ static void interleave_planes(const pdnn_conv_problem *p, const ilv_phase *f, co
 }
 #undef INTERLEAVE
 
+/* Whether phases a and b (a first: its row's first column is the left one) hold the
+ * two column phases of the same dx rows at stride 2 along contiguous rows: b's columns
+ * one to the right of a's, as many or one fewer. */
+static bool pairs_ordered(const ilv_phase *a, const ilv_phase *b)
+{
+    return !a->notap && !b->notap && a->o.xs[4] == 2 && b->o.xs[4] == 2 &&
+           b->xoff == a->xoff + 1 && a->o.in[0] == b->o.in[0] && a->o.in[1] == b->o.in[1] &&
+           a->o.xs[2] == b->o.xs[2] && a->o.xs[3] == b->o.xs[3] &&
+           (a->o.in[2] == b->o.in[2] || a->o.in[2] == b->o.in[2] + 1);
+}
+
+/* Whether phases x and y, in either order, are such a pair. */
+static bool pairs(const ilv_phase *x, const ilv_phase *y)
+{
+    return pairs_ordered(x, y) || pairs_ordered(y, x);
+}
+
+/* Plane pl of the pair (x, y) (pairs(x, y); alpha = 1, beta = 0, f32): each dx row is
+ * the left phase's row and the right one's interleaved. */
+static void interleave_pair(const pdnn_conv_problem *p, const ilv_phase *x, const ilv_phase *y,
+                            const char *tmp, int64_t n0, int64_t pl, char *dx,
+                            pdnn_f32_interleave2_fn il)
+{
+    const ilv_phase *a = pairs_ordered(x, y) ? x : y, *b = a == x ? y : x;
+    const float *ta = (const float *)tmp + a->toff + pl * a->plane;
+    const float *tb = (const float *)tmp + b->toff + pl * b->plane;
+    float *d = (float *)dx + (n0 + pl / p->c) * p->xs[0] + pl % p->c * p->xs[1] + a->xoff;
+    const pdnn_conv_geom3 *o = &a->o;
+    const int64_t na = o->in[2], nb = b->o.in[2];
+    for (int64_t i0 = 0; i0 < o->in[0]; i0++)
+        for (int64_t i1 = 0; i1 < o->in[1]; i1++)
+            il(ta + (i0 * o->in[1] + i1) * na, tb + (i0 * o->in[1] + i1) * nb, (size_t)(na + nb),
+               d + i0 * o->xs[2] + i1 * o->xs[3]);
+}
+
 /* One phase's planes of the chunk, the threads splitting them. */
 static void interleave_phase(const pdnn_conv_problem *p, const ilv_phase *f, const char *tmp,
                              int64_t n0, int64_t nimg, char *dx, double alpha, double beta,
@@ -567,9 +602,28 @@ static void interleave_phases(const pdnn_conv_problem *p, const char *tmp, int64
         }
     });
     if (fits) {
+        /* f32, alpha = 1, beta = 0, contiguous dx rows: the two column phases of stride 2
+         * (consecutive in FOR_PHASES order) merged row by row by the interleave kernel */
+        bool pair[ILV_MAX] = {false};
+        const pdnn_f32_interleave2_fn il =
+            p->dtype == PDNN_DATA_FLOAT && alpha == 1 && beta == 0 && p->nsp > 0 &&
+                    p->stride[p->nsp - 1] == 2
+                ? pdnn_f32_interleave2_select()
+                : NULL;
+        for (int i = 0; il && i + 1 < nf;) {
+            pair[i] = pairs(&fs[i], &fs[i + 1]);
+            i += pair[i] ? 2 : 1;
+        }
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
         for (int64_t pl = 0; pl < nimg * p->c; pl++)
-            for (int i = 0; i < nf; i++) interleave_planes(p, &fs[i], tmp, n0, pl, dx, alpha, beta);
+            for (int i = 0; i < nf; i++) {
+                if (il && pair[i]) {
+                    interleave_pair(p, &fs[i], &fs[i + 1], tmp, n0, pl, dx, il);
+                    i++;
+                } else {
+                    interleave_planes(p, &fs[i], tmp, n0, pl, dx, alpha, beta);
+                }
+            }
         return;
     }
     /* more phases than described at once: phase by phase */
