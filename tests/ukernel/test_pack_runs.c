@@ -1,16 +1,21 @@
 /* The run packers (src/cpu/ukernels/pack): every ISA this CPU runs (scalar, AVX2,
  * AVX-512) against the definition written here: random runs (lengths 1..nr, the last
  * ending at the row's end or not, runs of one element), 4- and 8-byte elements, rows
- * partly valid (zeros after nvalid), a source whose only readable bytes after the last
- * run are the documented 64 (the rest of the buffer poisoned; the destination rows'
- * lanes past nr never written: a guard row after the panel must keep its sentinel). */
-#define _POSIX_C_SOURCE 200809L
+ * partly valid (zeros after nvalid), a source that ends where the last run ends, at an
+ * inaccessible page (the packers read nothing past a run: a read past it faults), the
+ * destination rows' lanes past nr never written (a guard row after the panel must keep
+ * its sentinel). */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, setenv */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cpu/isa.h"
 #include "cpu/ukernels/pack/pack_runs.h"
 #include "testutil.h"
+
+static char *page_end; /* the end of a readable page followed by an inaccessible one */
 
 static void check(pdnn_pack_runs_fn fn, const char *isa, size_t es, int iter)
 {
@@ -36,8 +41,8 @@ static void check(pdnn_pack_runs_fn fn, const char *isa, size_t es, int iter)
             if (e > maxend) maxend = e;
         }
     }
-    const int64_t srcn = maxend + (int64_t)(PDNN_PACK_RUNS_OVERREAD / es);
-    char *src = malloc((size_t)srcn * es);
+    const int64_t srcn = maxend;
+    char *src = page_end - srcn * (int64_t)es;
     for (int64_t i = 0; i < srcn * (int64_t)es; i++) src[i] = (char)tu_int(0, 255);
     const int64_t dstn = (ntap + 1) * nr; /* + a guard row */
     char *dst = malloc((size_t)dstn * es), *want = malloc((size_t)dstn * es);
@@ -53,12 +58,17 @@ static void check(pdnn_pack_runs_fn fn, const char *isa, size_t es, int iter)
     TU_CHECK(memcmp(dst, want, (size_t)dstn * es) == 0,
              "%s es=%zu iter %d: nr=%lld ntap=%lld nvalid=%lld nrun=%d: packed panel differs", isa,
              es, iter, (long long)nr, (long long)ntap, (long long)nvalid, nrun);
-    free(src), free(dst), free(want);
+    free(dst), free(want);
 }
 
 int main(void)
 {
     tu_seed(99);
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *mem = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    TU_CHECK(mem != MAP_FAILED && mprotect(mem + pg, pg, PROT_NONE) == 0, "guarded page");
+    if (mem == MAP_FAILED) return tu_finish("ukernel/pack_runs");
+    page_end = mem + pg;
     static const char *const caps[] = {"scalar", "avx2", "avx512"};
     static const pdnn_isa lv[] = {PDNN_ISA_SCALAR, PDNN_ISA_AVX2, PDNN_ISA_AVX512};
     static const pdnn_pack_runs_fn fns[] = {pdnn_pack_runs__scalar, pdnn_pack_runs__avx2,
@@ -70,5 +80,6 @@ int main(void)
         for (int it = 0; it < 400; it++) check(fns[c], caps[c], it % 2 ? 8 : 4, it);
     }
     unsetenv("PDNN_MAX_CPU_ISA");
+    munmap(mem, 2 * pg);
     return tu_finish("ukernel/pack_runs");
 }

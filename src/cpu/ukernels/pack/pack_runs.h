@@ -5,10 +5,8 @@
  * the other at dst) and every run r:
  *   dst[t * nr + runs[r].j0 + l] = src[toff[t] + runs[r].base + l]   for l < runs[r].len
  * then elements nvalid .. nr - 1 of the row are zeroed. The runs lie inside
- * [0, nvalid) in increasing j0 and do not overlap. Whole 64-byte blocks are copied
- * where the block ends inside the row (the excess is rewritten by the next run or the
- * zeros), so up to 63 bytes past the end of a run may be read from src: the caller
- * keeps that much readable memory after its source. Elements are moved unchanged (es is
+ * [0, nvalid) in increasing j0 and do not overlap. Nothing past a run is read from src
+ * (the source may be the caller's tensor itself). Elements are moved unchanged (es is
  * 4 or 8). */
 #ifndef PDNN_UKERNELS_PACK_RUNS_H
 #define PDNN_UKERNELS_PACK_RUNS_H
@@ -19,9 +17,6 @@
 typedef struct {
     int64_t j0, len, base;
 } pdnn_pack_run;
-
-/* Bytes that may be read past the end of a run. */
-#define PDNN_PACK_RUNS_OVERREAD 64
 
 typedef void (*pdnn_pack_runs_fn)(size_t es, int64_t ntap, const int64_t *toff, const void *src,
                                   int nrun, const pdnn_pack_run *runs, int64_t nvalid,

@@ -16,8 +16,8 @@ PDNN_PACK_RUNS_UKERNEL(PR_FN)
             char *dd = d + at;
             const char *ss = s + runs[r].base * (int64_t)es;
             int64_t b = 0;
-            for (; b < bytes && at + b + 64 <= row; b += 64) memcpy(dd + b, ss + b, 64);
-            if (b < bytes) { /* the end of the row: element by element */
+            for (; b + 64 <= bytes; b += 64) memcpy(dd + b, ss + b, 64);
+            if (b < bytes) { /* the run's end: element by element (nothing read past it) */
                 if (es == sizeof(float))
                     for (int64_t e = b / 4; e < bytes / 4; e++)
                         ((float *)dd)[e] = ((const float *)ss)[e];

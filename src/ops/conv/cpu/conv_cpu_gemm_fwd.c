@@ -4,7 +4,8 @@
  * filter rows of every group are packed once into GEMM A panels (or, when the columns
  * are few in all, read in place). The images are taken in chunks: each chunk is first
  * copied into a zero-padded buffer (every input plane widened by the padding, so no tap
- * ever needs a bounds check; an image without padding is copied whole), then its
+ * ever needs a bounds check; images without padding are read in place, or copied whole
+ * when the batch has gaps between them), then its
  * columns (n, p) are gathered in chunks of at most ~4 MiB straight into GEMM B panels:
  * within one output row the columns of a tap read the padded plane at a fixed step (the
  * stride; the padded planes are stored split into stride phases, which makes that
@@ -33,8 +34,6 @@
 #include "core/registry.h"
 #include "cpu/ukernels/pack/pack_runs.h"
 
-/* Readable elements after the padded chunk (block copies of the run packer). */
-#define PAD_SLACK (PDNN_PACK_RUNS_OVERREAD / (int64_t)sizeof(float))
 
 typedef struct {
     int64_t *poff;           /* tap offsets in the padded buffer (what the packers read) */
@@ -92,9 +91,8 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
     b->wp = pdnn_conv_gemm_take(
         a, pack_filter(g) ? pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps) : 0,
         g->es);
-    /* + PAD_SLACK: the block copies of pack_runs read up to 15 elements past a run */
     const int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
-    b->pad = pdnn_conv_gemm_take(a, pimg < 0 ? -1 : pimg + PAD_SLACK, g->es);
+    b->pad = pdnn_conv_gemm_take(a, pimg, g->es);
     b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(1, fwd_chunk(g) + PDNN_GEMM_NR_MAX,
                                                        g->taps),
                                 g->es);
@@ -283,7 +281,6 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     gtail.uk = tail_kernel(&g);
     const int64_t nbi = pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
     const int64_t chunk = fwd_chunk(&g);
-    if (T > 0) memset(b.pad + nbi * pg.img * (int64_t)es, 0, PAD_SLACK * es); /* slack read */
     const char *x = arg->src, *w = arg->wei;
     /* A: packed panels; or the filter read in place: its rows, or, read transposed
      * (backward data), rows c ws[1] apart with the taps at soff */
@@ -321,7 +318,13 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
         }
         for (int64_t ic = 0; ic < nich; ic++) {
             const int64_t n0 = ic * nbi, nimg = g.n - n0 < nbi ? g.n - n0 : nbi;
-            if (T > 0 && whole) {
+            /* the chunk's padded images: x itself when its images are the copies (no
+             * padding, packed images one after the other; the packers read nothing
+             * past a run), else the buffer */
+            const char *padc = b.pad;
+            if (T > 0 && whole && (nimg == 1 || g.geo.xs[0] == pg.img)) {
+                padc = x + n0 * g.geo.xs[0] * (int64_t)es;
+            } else if (T > 0 && whole) {
 #pragma omp for schedule(static)
                 for (int64_t ni = 0; ni < nimg; ni++)
                     memcpy(b.pad + ni * pg.img * (int64_t)es,
@@ -348,7 +351,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                         const pdnn_conv_gemm_geom *gq = gtail.uk && n <= TAIL_MAX ? &gtail : &g;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
                         if (T > 0)
-                            pack_slot(&g, gq == &g ? NULL : gq, &pg, b.poff, copy, b.pad, grp,
+                            pack_slot(&g, gq == &g ? NULL : gq, &pg, b.poff, copy, padc, grp,
                                       col0 + q * nr, n, dst);
                         fwd_block(gq, a_at(grp, 0), a_ps, ako, dst, y, grp, 0, kg, gcol0 + q * nr, n,
                                   alpha, beta);
@@ -360,7 +363,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
                         pack_slot(&g, gtail.uk && n <= TAIL_MAX ? &gtail : NULL, &pg, b.poff, copy,
-                                  b.pad, grp, col0 + q * nr, n, b.bp + q * T * nr * (int64_t)es);
+                                  padc, grp, col0 + q * nr, n, b.bp + q * T * nr * (int64_t)es);
                     }
                 }
                 /* tiles of this chunk's columns (a tiling for the full chunk would leave
