@@ -172,6 +172,20 @@ static void test_ldb(void)
     /* gapped x: compact copies at stride 1 */
     s = shape(3, 1, 9, 14, 7, 9, 1, TU_LAYOUT_GAPPED);
     check_path(&s, fw, takes_ldb, true);
+    /* the last 1-4 pixels past whole vectors dotted by the GEMV kernel (forward): 7 x 7,
+     * 14 x 14, only a tail (3 pixels), 17 pixels, K blocks past 256, every row
+     * remainder, pixel blocks split at two threads, KRSC */
+    s = shape(1, 1, 300, 23, 7, 7, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(2, 1, 40, 13, 14, 14, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 2, 17, 11, 1, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 1, 9, 700, 1, 17, 1, TU_LAYOUT_PACKED);
+    s.krsc = true;
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 1, 20, 8, 18, 18, 2, TU_LAYOUT_PACKED); /* 81 pixels, compact */
+    check_path(&s, fw, takes_ldb, true);
     /* batched short images, stride 2 */
     s = shape(3, 1, 600, 520, 5, 5, 2, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb, true);
