@@ -11,6 +11,11 @@
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
  *  - otherwise, FLOAT at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit dilation, filters
+ *    up to 7 x 7, output rows of at most 8 columns (2 (OW - 1) + kw <= 16, x rows of at
+ *    most 16; backward filter from 392 output pixels a channel): two output rows a
+ *    vector, planes read in place, column taps by two-source permutes of the two x rows
+ *    a tap row reads (conv_cpu_direct_dw_s2p.c);
+ *  - otherwise, FLOAT at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit dilation, filters
  *    up to 7 x 7, output rows wider than half a vector: planes read in place, x rows
  *    split into their column taps by permutes in registers, backward data by even and
  *    odd dx columns from shifted dy loads (conv_cpu_direct_dw_s2.c);
@@ -52,6 +57,7 @@
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_s2p.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define DW_TAPS_MAX 256 /* filter taps (prod of the filter dims) at most */
@@ -248,7 +254,8 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 fwd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dws2_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
+            if (!pdnn_dws2p_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
+                !pdnn_dws2_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
                 !pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
                 !pdnn_dwcb_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt))
                 fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
@@ -266,7 +273,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dws2_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
+            if (!pdnn_dws2p_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha,
+                                     (float)a->beta, nt) &&
+                !pdnn_dws2_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
                                     nt) &&
                 !pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
                                     nt) &&
@@ -285,7 +294,9 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdf_nhwc_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dws2_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+            if (!pdnn_dws2p_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
+                                       (float)a->beta, nt) &&
+                !pdnn_dws2_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
                                       (float)a->beta, nt) &&
                 !pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
                                       (float)a->beta, nt) &&
