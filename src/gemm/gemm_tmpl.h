@@ -96,9 +96,8 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                 /* any column placement: the whole K of this tile at the first block, in
                  * a local tile that holds exactly what C would (C's cells gathered for
                  * the first block's beta, the later blocks adding to it), then the
-                 * cells are stored one by one (no library copy per short run): same
-                 * bits as a direct store, and C's scattered cells written once, not
-                 * per block */
+                 * cells are stored run by run: same bits as a direct store, and C's
+                 * scattered cells written once, not per block */
                 if (pc != 0) continue;
                 GT tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX];
                 const int64_t *co = coff + j0;
@@ -111,10 +110,17 @@ static void GNAME(macro)(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n, int6
                     UKCALL(mm, nn, (size_t)kk, a, pk, bp + (j0 / nr) * b_ps + pk * nr, tile, nr,
                            1, alpha, pk == 0 ? beta : (GT)1);
                 }
-                for (size_t i = 0; i < mm; i++) {
-                    GT *row = c + (i0 + (int64_t)i) * rs_c;
-                    const GT *t = tile + i * (size_t)nr;
-                    for (size_t j = 0; j < nn; j++) row[co[j]] = t[j];
+                /* by runs of consecutive columns (an image's end and the next one's start
+                 * in an NCHW output): plain copies the compiler vectorizes */
+                for (size_t j = 0; j < nn;) {
+                    size_t e = j + 1;
+                    while (e < nn && co[e] == co[e - 1] + 1) e++;
+                    for (size_t i = 0; i < mm; i++) {
+                        GT *row = c + (i0 + (int64_t)i) * rs_c + co[j];
+                        const GT *t = tile + i * (size_t)nr + j;
+                        for (size_t l = 0; l < e - j; l++) row[l] = t[l];
+                    }
+                    j = e;
                 }
             }
         }
