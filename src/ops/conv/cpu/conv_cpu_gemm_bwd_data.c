@@ -27,6 +27,7 @@
  * packed dY columns and the col matrix (<= ~4 MiB unless one image's T x P col matrix is
  * larger). */
 #include "ops/conv/cpu/conv_cpu_gemm.h"
+#include "core/par.h"
 #include "core/registry.h"
 
 typedef struct {
@@ -288,7 +289,7 @@ static bool phase_packs(const pdnn_conv_problem *p, int mr, int nr, int64_t nimg
 #define PACK_PHASES(TT)                                                                    \
     do {                                                                                   \
         const TT *wb = (const TT *)w + grp * kk * p->ws[0] + q * mr * p->ws[1];            \
-        for (int64_t k = 0; k < kk; k++) {                                                 \
+        for (int64_t k = k0; k < k1; k++) {                                                \
             const TT *wk = wb + k * p->ws[0];                                              \
             for (int f = 0; f < npk; f++) {                                                \
                 const phase_pack *pf = &pk[f];                                             \
@@ -303,18 +304,27 @@ static bool phase_packs(const pdnn_conv_problem *p, int mr, int nr, int64_t nimg
         }                                                                                  \
     } while (0)
 
+/* Each thread its share of the panels, by blocks of 16 k's (the filter's rows k read
+ * along, 16 at a time: see the forward core's transposed packing). */
 static void pack_phases(const pdnn_conv_problem *p, int mr, const phase_pack *pk, int npk,
                         const char *w, int nt)
 {
     const int64_t kg = p->c / p->g, kk = p->k / p->g, mp = (kg + mr - 1) / mr;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-    for (int64_t pn = 0; pn < p->g * mp; pn++) {
-        const int64_t grp = pn / mp, q = pn % mp;
-        const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
-        if (p->dtype == PDNN_DATA_DOUBLE)
-            PACK_PHASES(double);
-        else
-            PACK_PHASES(float);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int64_t lo, hi;
+        pdnn_par_share(p->g * mp, &lo, &hi);
+        for (int64_t k0 = 0; k0 < kk; k0 += 16) {
+            const int64_t k1 = kk - k0 < 16 ? kk : k0 + 16;
+            for (int64_t pn = lo; pn < hi; pn++) {
+                const int64_t grp = pn / mp, q = pn % mp;
+                const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
+                if (p->dtype == PDNN_DATA_DOUBLE)
+                    PACK_PHASES(double);
+                else
+                    PACK_PHASES(float);
+            }
+        }
     }
 }
 #undef PACK_PHASES

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
+#include "core/par.h"
 #include "core/registry.h"
 #include "cpu/ukernels/pack/pack_runs.h"
 
@@ -243,6 +244,9 @@ static void pack_slot(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_geom *g
                    dst + j * g->taps * (int64_t)g->es);
 }
 
+/* k's of the original filter packed at a time by the transposed filter's packing. */
+#define WT_KB 16
+
 pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
                                     const pdnn_conv_args *arg, const pdnn_ctx *ctx,
                                     const void *apre)
@@ -297,24 +301,36 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        if (T > 0 && packa && !apre) {
+        if (T > 0 && packa && !apre && !wt) {
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < g.g * mp; i++) {
                 const int64_t grp = i / mp, q = i % mp;
                 const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
-                char *dst = b.wp + (grp * apg + q * mr * T) * (int64_t)es;
-                if (!wt) {
-                    pdnn_gemm_pack_a(uk, rows, T, w + (grp * kg + q * mr) * T * (int64_t)es, T, 1,
-                                     dst);
-                } else {
-                    /* rows: output channels c (the original's input channels) */
-                    const int64_t kgo = wsrc->k / wsrc->g;
-                    const char *src = w + (grp * kgo * wsrc->ws[0] + q * mr * wsrc->ws[1]) *
-                                              (int64_t)es;
-                    pdnn_conv_gemm_pack_panel(es, mr, rows, T, src, wsrc->ws[1], NULL, 0,
-                                              b.soff, dst);
+                pdnn_gemm_pack_a(uk, rows, T, w + (grp * kg + q * mr) * T * (int64_t)es, T, 1,
+                                 b.wp + (grp * apg + q * mr * T) * (int64_t)es);
+            }
+        } else if (T > 0 && packa && !apre) {
+            /* the transposed filter: rows are output channels c (the original's input
+             * channels), taps (k, r) k-major. Each thread packs its share of the panels
+             * by blocks of WT_KB k's, so that the original's rows k (C/g * taps long) are
+             * read along, WT_KB at a time, rather than every panel jumping from k to k
+             * (a page apart: the TLB, not the data, bounded it) */
+            const int64_t kgo = wsrc->k / wsrc->g, rk = T / (kgo > 0 ? kgo : 1);
+            int64_t lo, hi;
+            pdnn_par_share(g.g * mp, &lo, &hi);
+            for (int64_t k0 = 0; k0 < kgo; k0 += WT_KB) {
+                const int64_t nk = kgo - k0 < WT_KB ? kgo - k0 : WT_KB;
+                for (int64_t i = lo; i < hi; i++) {
+                    const int64_t grp = i / mp, q = i % mp;
+                    const int64_t rows = kg - q * mr < mr ? kg - q * mr : mr;
+                    const char *src =
+                        w + (grp * kgo * wsrc->ws[0] + q * mr * wsrc->ws[1]) * (int64_t)es;
+                    char *dst = b.wp + (grp * apg + q * mr * T + k0 * rk * mr) * (int64_t)es;
+                    pdnn_conv_gemm_pack_panel(es, mr, rows, nk * rk, src, wsrc->ws[1], NULL, 0,
+                                              b.soff + k0 * rk, dst);
                 }
             }
+#pragma omp barrier
         }
         for (int64_t ic = 0; ic < nich; ic++) {
             const int64_t n0 = ic * nbi, nimg = g.n - n0 < nbi ? g.n - n0 : nbi;
