@@ -182,6 +182,14 @@ static void test_edges(pdnnDataType_t t)
     }
     s = tu_conv_shape1d(t, 3, 1, 4, 2, 30, 5, 3, 4, 1);
     check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 1.0);
+    /* the transposed filter packed by blocks of 16 k's (K past one block, enough columns
+     * for the filter to be packed): stride 1, and stride 2 (the phases' one-pass packing) */
+    s = tu_conv_shape2d(t, 2, 1, 5, 40, 11, 12, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_DATA, false, 1.0, 0.5);
+    s = tu_conv_shape2d(t, 6, 1, 4, 37, 12, 12, 3, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_DATA, false, -1.0, 0.0);
     /* more images than one chunk of dense phases holds (16), the last chunk short */
     s = tu_conv_shape2d(t, 19, 1, 4, 5, 7, 6, 3, 3, 2, 1, 1);
     check_dir(&s, PDNN_CONV_BWD_DATA, true, 1.0, 0.0);
