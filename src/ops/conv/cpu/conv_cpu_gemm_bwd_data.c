@@ -498,10 +498,10 @@ typedef struct {
 
 #define ILV_MAX 64 /* phases described at once (stride products up to 64) */
 
-/* Planes pl0 .. pl1 - 1 ((ni, c) = (pl / C, pl % C)) of the chunk's images n0 .. from
- * the dense phases at tmp: dx = alpha * phase value + beta * dx, or beta * dx in a
- * phase no tap reaches (dx unread when beta == 0). The same arithmetic as a
- * micro-kernel's epilogue, in the element type. */
+/* Plane pl ((ni, c) = (pl / C, pl % C), image n0 + ni) of phase f from its dense block
+ * at tmp: dx = alpha * phase value + beta * dx, or beta * dx in a phase no tap reaches
+ * (dx unread when beta == 0). The same arithmetic as a micro-kernel's epilogue, in the
+ * element type. */
 #define INTERLEAVE(TT)                                                                     \
     do {                                                                                   \
         const TT al = (TT)alpha, be = (TT)beta;                                            \

@@ -60,7 +60,8 @@ static int64_t pad_images(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pad
 {
     if (pg->img <= 0) return g->n > 0 ? g->n : 1;
     int64_t nb = (int64_t)(PDNN_CONV_GEMM_PAD_CHUNK_BYTES / g->es) / pg->img;
-    const int64_t want = g->npix > 0 ? (PAD_MIN_PANELS * (int64_t)g->uk->nr + g->npix - 1) / g->npix : 1;
+    const int64_t want =
+        g->npix > 0 ? (PAD_MIN_PANELS * (int64_t)g->uk->nr + g->npix - 1) / g->npix : 1;
     if (nb < want) nb = want;
     return nb < g->n ? nb : (g->n > 0 ? g->n : 1);
 }
