@@ -12,8 +12,9 @@
  * micro-kernels' _ao entry), unit step along q; with Kg at most half the tile's width a
  * narrower tile (12 x 32 at AVX-512 f32) keeps the columns full. dYext^T is packed into
  * B panels (NCHW rows through the transpose kernel): per image, threads splitting its
- * lanes, or, for small filters, per KC block of lanes by the item that uses it. The sums run over parts (whole images; for small filters, fixed segments of
- * each image's lanes) dealt to fixed slots (part v in slot v % slots, a dW^T each, in
+ * lanes, or, for small filters, per KC block of lanes by the item that uses it. The
+ * sums run over parts (whole images; for small filters, fixed segments of each image's
+ * lanes) dealt to fixed slots (part v in slot v % slots, a dW^T each, in
  * the workspace): threads split (slot, tap tiles) items; each item sums its slot's
  * parts in order and every part's lanes in fixed PDNN_GEMM_KC blocks, and the slots are
  * added in order at the end (by 32 x 32 blocks, transposed), so results do not depend
@@ -159,7 +160,10 @@ static void unit_layout(const pdnn_conv_gemm_geom *g, const unit_geom *u,
     b->pad = pdnn_conv_gemm_take(
         a, u->nbi < 0 ? -1 : pdnn_conv_gemm_mul3(u->nbi, u->pg.img, 1) + slack, g->es);
     b->bp = pdnn_conv_gemm_take(
-        a, u->nbi < 0 ? -1 : u->nrb == 0 ? 0 : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q),
+        a,
+        u->nbi < 0 || u->nrb == 0
+            ? (u->nbi < 0 ? -1 : 0)
+            : pdnn_conv_gemm_mul3(u->nbi * g->g, u->nkp * g->uk->nr, u->q),
         g->es);
     b->dwt = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(u->nslots * g->g, g->taps, g->geo.kg),
                                  g->es);

@@ -15,8 +15,8 @@
  * whole filter while it is in its cache; otherwise threads split the packing by panel
  * and the product by output tile. A chunk's last few columns (at most 32 past its full
  * panels) go through a narrower tile with the same rows when the ISA has one (AVX-512
- * f32: 6 x 16), not a mostly empty 64-wide panel. Threads split the padding by plane; each y element is one
- * sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
+ * f32: 6 x 16), not a mostly empty 64-wide panel. Threads split the padding by plane;
+ * each y element is one sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
  * thread count. y is written once per K block, never read when beta == 0 (later blocks
  * add to the partial sums already stored).
  *
