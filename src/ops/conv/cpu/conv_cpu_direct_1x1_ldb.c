@@ -7,17 +7,17 @@
  * A (the filter) is read in place (6 rows broadcast), B (the data: channel rows of P
  * contiguous pixels) in place by the ldb kernel, in blocks of LDB_TASK_KC channels x a
  * few 64-pixel panels (an eighth of L2; LDB_KC and half of L2 where the filter is the
- * larger operand, as each pixel block reads all of it); the calls of a block share out the prefetch of
- * the next block (a few rows each, spread over their steps), so the data streams in
- * while the block is computed. A's rows contiguous (forward), the last 1-4 pixels past
- * whole vectors of the image are GEMV-kernel dot products of A's rows (in L1 after the
- * tile) with those pixels' columns of B. No packing, no workspace.
+ * larger operand, as each pixel block reads all of it); the calls of a block share out
+ * the prefetch of the next block (a few rows each, spread over their steps), so the data
+ * streams in while the block is computed. A's rows contiguous (forward), the last 1-4
+ * pixels past whole vectors of the image are GEMV-kernel dot products of A's rows (in L1
+ * after the tile) with those pixels' columns of B. No packing, no workspace.
  *
- * The sum over the channels runs in blocks of LDB_TASK_KC (or LDB_KC) at fixed places (the first
- * blends with beta, later ones add), each block in increasing order: results depend only
- * on the data, never on the tiling or the thread count (threads split images, pixel
- * panels and row blocks of the output; the tail pixels are the shape's). Exact on small
- * integers. */
+ * The sum over the channels runs in blocks of LDB_TASK_KC (or LDB_KC) at fixed places
+ * (the first blends with beta, later ones add), each block in increasing order: results
+ * depend only on the data, never on the tiling or the thread count (threads split
+ * images, pixel panels and row blocks of the output; the tail pixels are the shape's).
+ * Exact on small integers. */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
 #include "cpu/cache.h"
@@ -209,9 +209,10 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
     r->mb = cdiv(r->m, r->mbr);
     r->pb = cdiv(np, r->pbx);
     r->ntasks = r->g * r->n * r->mb * r->pb;
-    /* rows of C a task sums over every channel block before the next: their pixels
-     * block within a quarter of L2 */
-    r->rsub = max64(1, (int64_t)(l2 / 4 / ((size_t)min64(r->pbx, np) * es)) / mr) * mr;
+    /* rows of C a task sums over every channel block before the next: all of them when
+     * its block of C fits in half of L2, else a quarter of L2 of them */
+    const size_t crow = (size_t)min64(r->pbx, np) * es;
+    r->rsub = (size_t)r->mbr * crow <= l2 / 2 ? r->mbr : max64(1, (int64_t)(l2 / 4 / crow) / mr) * mr;
     /* pixels past the last whole vector, when few and A's rows contiguous: the tail */
     r->tail = r->a_cs == 1 && r->np % LDB_VEC <= LDB_TAIL_MAX ? r->np % LDB_VEC : 0;
 }
@@ -236,9 +237,9 @@ static ldb_place ldb_at(const ldb_run *r, int64_t t)
 
 /* Task t: rows [i0, i1) x pixels [p0, p1) of one image and group, in C blocks of rsub
  * rows; per channel block, each row panel of A runs across the pixel panels (B's block
- * stays in L2, C is written along its rows). The calls of a block share out the prefetch of the next block of B
- * (this task's next channel block, else the next task's first), a few rows each, so
- * that it streams in while the block is computed. */
+ * stays in L2, C is written along its rows). The calls of a block share out the
+ * prefetch of the next block of B (this task's next channel block, else the next
+ * task's first), a few rows each, so that it streams in while the block is computed. */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
