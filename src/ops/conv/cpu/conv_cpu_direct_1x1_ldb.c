@@ -34,6 +34,8 @@
  * past 192) are dotted by the GEMV kernel instead of a vector of mostly empty lanes
  * (forward at minibatch 1, one thread: 7 x 7 layers 13-43% faster, 14 x 14 about 6%). */
 #define LDB_TAIL_MAX 4
+/* Products (multiply-adds) below which the split is not searched (ldb_tiles). */
+#define LDB_SEARCH_MACS ((double)(1 << 25))
 /* The split's cost model: products (flop/s) and operand traffic (bytes/s) of a thread. */
 #define LDB_FLOPS 150e9
 #define LDB_BYTES 10e9
@@ -195,16 +197,32 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
     const int64_t mfull = max64(cdiv(r->m, mr), 1) * mr;
     r->pbx = cdiv(cdiv(np, cdiv(np, pmax)), LDB_VEC) * LDB_VEC; /* equal blocks */
     r->mbr = mfull;
-    if (nt > 1 && r->g * r->n < 4 * (int64_t)nt) {
-        double best = split_cost(r, r->mbr, r->pbx, nt, l2);
+    const double macs = (double)r->g * (double)r->n * (double)r->m * (double)r->k * (double)np;
+    if (nt > 1 && r->g * r->n < 4 * (int64_t)nt && macs < LDB_SEARCH_MACS) {
+        /* small products: the search below would cost as much as the product (it walks
+         * every task of ~70 candidate splits: a quarter of MobileNet-v2 b5_expand's time
+         * at mb1, 2 threads); a row block a thread when the rows are many (balanced,
+         * whatever the pixels), else pixel blocks of whole vectors, two a thread */
+        if (mfull >= 4 * mr * (int64_t)nt)
+            r->mbr = cdiv(cdiv(mfull, nt), mr) * mr;
+        else
+            r->pbx = min64(r->pbx,
+                           max64(LDB_VEC, cdiv(cdiv(np, 2 * (int64_t)nt), LDB_VEC) * LDB_VEC));
+    } else if (nt > 1 && r->g * r->n < 4 * (int64_t)nt) {
+        /* at least a task per thread (the traffic term can favour one task) */
+        const int64_t items = r->g * r->n;
+#define ENOUGH(mbr_, pbx_) (items * cdiv(r->m, (mbr_)) * cdiv(np, (pbx_)) >= (int64_t)nt)
+        double best = ENOUGH(r->mbr, r->pbx) ? split_cost(r, r->mbr, r->pbx, nt, l2) : 1e300;
         for (int64_t sm = 1; sm <= 8; sm++)
             for (int64_t sp = cdiv(np, pmax); sp <= cdiv(np, pmax) + 8; sp++) {
                 const int64_t mbr = cdiv(cdiv(mfull, sm), mr) * mr;
                 const int64_t pbx = cdiv(cdiv(np, sp), LDB_VEC) * LDB_VEC;
                 if ((sm > 1 && mbr == cdiv(cdiv(mfull, sm - 1), mr) * mr) || pbx > pmax) continue;
+                if (!ENOUGH(mbr, pbx)) continue;
                 const double c = split_cost(r, mbr, pbx, nt, l2);
                 if (c < best * 0.999) best = c, r->mbr = mbr, r->pbx = pbx;
             }
+#undef ENOUGH
     }
     r->mb = cdiv(r->m, r->mbr);
     r->pb = cdiv(np, r->pbx);

@@ -438,6 +438,7 @@ void pdnn_wino_filter(const pdnn_wino_geom *g, const void *w, int panel, void *u
 
 typedef struct {
     int64_t nq;   /* panels of tiles per block */
+    bool own;     /* a panel's data fits one core's L2: threads take whole panels */
     int64_t nbp;  /* tiles per block (nq * nr) */
     int64_t ups;  /* elements of U per (group, xi): A panels of Kg x Cg */
     int64_t vxs;  /* elements of a panel's V per xi: B panels, [group][Cg][nr] */
@@ -447,9 +448,13 @@ typedef struct {
     char *u, *v, *m;
 } conv_bufs;
 
-/* Panels a block holds at least: with at least as many panels as threads, each thread
- * runs whole panels through the three stages (conv_run_t), so one panel's transformed
- * tiles and products stay in one core's cache. */
+/* Panels a block holds at least when a panel's transformed tiles and products fit one
+ * core's L2: with at least as many panels as threads, each thread runs whole panels
+ * through the three stages (conv_run_t) and a panel's data stays in its core's cache
+ * (ResNet-50 res2a_branch2b, 64 -> 64 channels, mb32 2 threads: 14.5 -> 10.6 ms). Larger
+ * panels (more channels) measured slower that way (VGG-16 conv4_1, 256 -> 512: 58 ->
+ * 72 ms): two panels' data then compete for the shared L3; the threads share one panel
+ * there, stage by stage. */
 #define WINO_MIN_PANELS 2
 
 static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena *a,
@@ -461,7 +466,8 @@ static void conv_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_aren
     const size_t budget = fused ? pdnn_cpu_cache_sizes()->l2 : PDNN_WINO_NONFUSED_BYTES;
     int64_t nq = col > 0 ? (int64_t)(budget / (size_t)col) / nr : 1;
     const int64_t qmax = cdiv(g->ntiles, nr);
-    if (nq < WINO_MIN_PANELS) nq = WINO_MIN_PANELS; /* panels for the threads (below) */
+    b->own = col > 0 && (size_t)col * (size_t)nr <= pdnn_cpu_cache_sizes()->l2;
+    if (b->own && nq < WINO_MIN_PANELS) nq = WINO_MIN_PANELS; /* panels for the threads */
     if (nq > qmax) nq = qmax;
     if (nq < 1) nq = 1;
     b->nq = nq;
@@ -518,11 +524,11 @@ PDNN_INLINE void panel_gemm(const pdnn_wino_geom *g, const conv_bufs *b, int64_t
 }
 
 /* The three stages of each block of tiles [tb0, tb0 + nbp), the caller's threads
- * sharing the work ("omp for" inside a parallel region). With at least as many panels
- * in a block as threads, each thread takes whole panels through the three stages (one
- * barrier a block; a panel's data stays in its core's cache); otherwise the threads
- * split each stage's units, with a barrier between the stages. Each unit is the same
- * work either way, so the results are the same. */
+ * sharing the work ("omp for" inside a parallel region). When a panel's data fits a
+ * core's L2 and a block has at least as many panels as threads, each thread takes whole
+ * panels through the three stages (one barrier a block; a panel's data stays in its
+ * core's cache); otherwise the threads split each stage's units, with a barrier between
+ * the stages. Each unit is the same work either way, so the results are the same. */
 PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const char *x,
                             const char *w, char *y, double alpha, double beta, size_t es)
 {
@@ -531,7 +537,7 @@ PDNN_INLINE void conv_run_t(const pdnn_wino_geom *g, const conv_bufs *b, const c
     const int64_t nblk = cdiv(g->ntiles, b->nbp);
     pdnn_wino_filter(g, w, mr, b->u, b->ups);
     const int nt = omp_get_num_threads();
-    if (nq >= nt) {
+    if (b->own && nq >= nt) {
         /* panel q in thread q % nt, its data in that thread's slot (the panel
          * slot q % nt, the same for all its panels: one panel's worth of memory a thread) */
         for (int64_t blk = 0; blk < nblk; blk++) {
