@@ -37,7 +37,9 @@ while [ $# -gt 0 ]; do
            common+=("$1" "$2"); shift ;;
     --batch=*) probs+=("$1") ;;
     -*) common+=("$1") ;;
-    *) if [ -f "$1" ]; then probs+=("--batch=$1"); else probs+=("$1"); fi ;;
+    *) if [ -f "$1" ]; then probs+=("--batch=$1")
+       elif [[ "$1" == */* && "$1" != *\"* ]]; then echo "compare.sh: no such file: $1" >&2; exit 2
+       else probs+=("$1"); fi ;;
   esac
   shift
 done

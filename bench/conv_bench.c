@@ -899,7 +899,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (g.run.index > njobs) {
-        fprintf(stderr, "pdnn-bench: --index=%d but there are %d problems\n", g.run.index, njobs);
+        fprintf(stderr, "pdnn-bench: --index=%d but there %s %d problem%s\n", g.run.index,
+                njobs == 1 ? "is" : "are", njobs, njobs == 1 ? "" : "s");
         free(jobs);
         return 2;
     }
