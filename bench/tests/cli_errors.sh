@@ -51,7 +51,7 @@ expect 2 "bad round count" -r 0 mb1ic1ih3oc1kh1
 expect 2 "unknown --ref 'x'" --ref=x mb1ic1ih3oc1kh1
 expect 2 "cannot read batch file" --batch="$tmp/missing.batch"
 expect 2 "no problem given" --mode=C
-expect 2 "--index=3 but there are 1 problems" --index=3 mb1ic1ih3oc1kh1
+expect 2 "--index=3 but there is 1 problem" --index=3 mb1ic1ih3oc1kh1
 expect 0 "usage: pdnn-bench" --help
 expect 0 "2 BWD_W mb4ic2ih5oc2oh5kh3ph1 tiny" mb1ic2ih5oc2kh3 --dir=BWD_W --mb=4 mb1ic2ih5oc2kh3ph1n"tiny" --list
 expect 0 "applies to none" --list mb1ic2ih5oc2kh3 --mb=4
