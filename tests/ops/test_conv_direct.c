@@ -415,17 +415,9 @@ static bool mf_supports(const void *prob, const char **why)
 
 static pdnnStatus_t mf_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
-    const pdnn_conv_problem *p = prob;
-    const pdnn_conv_args *a = args;
-    const float al = (float)a->alpha, be = (float)a->beta;
-    bool ok = false;
-    if (p->dir == PDNN_CONV_FWD)
-        ok = pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    else if (p->dir == PDNN_CONV_BWD_DATA)
-        ok = pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    else
-        ok = pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    return ok ? PDNN_STATUS_SUCCESS : PDNN_STATUS_INTERNAL_ERROR;
+    return pdnn_dw_path_run(&pdnn_dwmf_path, prob, args, ctx->nthreads)
+               ? PDNN_STATUS_SUCCESS
+               : PDNN_STATUS_INTERNAL_ERROR;
 }
 
 static const pdnn_impl mf_entry = {"test:dw_masked_flat", -1, PDNN_ISA_AVX512,
@@ -523,17 +515,9 @@ static bool s2_supports(const void *prob, const char **why)
 
 static pdnnStatus_t s2_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
-    const pdnn_conv_problem *p = prob;
-    const pdnn_conv_args *a = args;
-    const float al = (float)a->alpha, be = (float)a->beta;
-    bool ok = false;
-    if (p->dir == PDNN_CONV_FWD)
-        ok = pdnn_dws2_fwd(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    else if (p->dir == PDNN_CONV_BWD_DATA)
-        ok = pdnn_dws2_bwd_data(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    else
-        ok = pdnn_dws2_bwd_filter(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    return ok ? PDNN_STATUS_SUCCESS : PDNN_STATUS_INTERNAL_ERROR;
+    return pdnn_dw_path_run(&pdnn_dws2_path, prob, args, ctx->nthreads)
+               ? PDNN_STATUS_SUCCESS
+               : PDNN_STATUS_INTERNAL_ERROR;
 }
 
 static const pdnn_impl s2_entry = {"test:dw_stride2", -1, PDNN_ISA_AVX512,

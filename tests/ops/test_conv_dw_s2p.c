@@ -48,8 +48,6 @@ static long path_runs; /* exec calls the path ran */
 static pdnnStatus_t s2p_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
-    const pdnn_conv_args *a = args;
-    const float al = (float)a->alpha, be = (float)a->beta;
     if (!pdnn_dws2p_applies(p)) {
         const pdnn_impl *im = fam_dw.im[p->dir];
         pdnn_ctx c = *ctx;
@@ -60,14 +58,9 @@ static pdnnStatus_t s2p_exec(const void *prob, const void *args, const pdnn_ctx 
         return st;
     }
     path_runs++;
-    bool ok = false;
-    if (p->dir == PDNN_CONV_FWD)
-        ok = pdnn_dws2p_fwd(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    else if (p->dir == PDNN_CONV_BWD_DATA)
-        ok = pdnn_dws2p_bwd_data(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    else
-        ok = pdnn_dws2p_bwd_filter(p, a->src, a->wei, a->dst, al, be, ctx->nthreads);
-    return ok ? PDNN_STATUS_SUCCESS : PDNN_STATUS_INTERNAL_ERROR;
+    return pdnn_dw_path_run(&pdnn_dws2p_path, p, args, ctx->nthreads)
+               ? PDNN_STATUS_SUCCESS
+               : PDNN_STATUS_INTERNAL_ERROR;
 }
 
 static const pdnn_impl s2p_entry = {"test:dw_stride2_pairs", -1, PDNN_ISA_AVX512,

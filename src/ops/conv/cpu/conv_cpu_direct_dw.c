@@ -232,6 +232,18 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
                 }
 }
 
+/* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve). */
+static const pdnn_dw_path *const fast_paths[] = {&pdnn_dws2p_path, &pdnn_dws2_path,
+                                                 &pdnn_dwmf_path, &pdnn_dwcb_path};
+
+/* Whether one of them ran p->dir. */
+static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)
+{
+    for (size_t i = 0; i < sizeof fast_paths / sizeof fast_paths[0]; i++)
+        if (pdnn_dw_path_run(fast_paths[i], p, a, nt)) return true;
+    return false;
+}
+
 static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
@@ -254,10 +266,7 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 fwd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dws2p_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
-                !pdnn_dws2_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
-                !pdnn_dwmf_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt) &&
-                !pdnn_dwcb_fwd(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt))
+            if (!fast_path(p, a, nt))
                 fwd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             fwd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
@@ -273,14 +282,7 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdd_nhwc_f64(&d, a->src, wT, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dws2p_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha,
-                                     (float)a->beta, nt) &&
-                !pdnn_dws2_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
-                                    nt) &&
-                !pdnn_dwmf_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
-                                    nt) &&
-                !pdnn_dwcb_bwd_data(p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
-                                    nt))
+            if (!fast_path(p, a, nt))
                 bwdd_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             bwdd_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
@@ -294,14 +296,7 @@ static pdnnStatus_t dw_exec(const void *prob, const void *args, const pdnn_ctx *
             else
                 bwdf_nhwc_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);
         } else if (f32) {
-            if (!pdnn_dws2p_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
-                                       (float)a->beta, nt) &&
-                !pdnn_dws2_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
-                                      (float)a->beta, nt) &&
-                !pdnn_dwmf_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
-                                      (float)a->beta, nt) &&
-                !pdnn_dwcb_bwd_filter(p, a->src, a->wei, a->dst, (float)a->alpha,
-                                      (float)a->beta, nt))
+            if (!fast_path(p, a, nt))
                 bwdf_rows_f32(&d, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta, nt);
         } else {
             bwdf_rows_f64(&d, a->src, a->wei, a->dst, a->alpha, a->beta, nt);

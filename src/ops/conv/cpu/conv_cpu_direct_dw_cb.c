@@ -560,3 +560,6 @@ bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
     }
     return true;
 }
+
+const pdnn_dw_path pdnn_dwcb_path = {NULL,
+                                     {pdnn_dwcb_fwd, pdnn_dwcb_bwd_data, pdnn_dwcb_bwd_filter}};

@@ -251,3 +251,6 @@ bool pdnn_dwmf_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
     }
     return true;
 }
+
+const pdnn_dw_path pdnn_dwmf_path = {pdnn_dwmf_applies,
+                                     {pdnn_dwmf_fwd, pdnn_dwmf_bwd_data, pdnn_dwmf_bwd_filter}};

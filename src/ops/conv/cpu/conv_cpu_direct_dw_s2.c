@@ -173,3 +173,6 @@ bool pdnn_dws2_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
     }
     return true;
 }
+
+const pdnn_dw_path pdnn_dws2_path = {pdnn_dws2_applies,
+                                     {pdnn_dws2_fwd, pdnn_dws2_bwd_data, pdnn_dws2_bwd_filter}};

@@ -159,3 +159,6 @@ bool pdnn_dws2p_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
     }
     return true;
 }
+
+const pdnn_dw_path pdnn_dws2p_path = {pdnn_dws2p_applies,
+                                     {pdnn_dws2p_fwd, pdnn_dws2p_bwd_data, pdnn_dws2p_bwd_filter}};

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "ops/conv/conv_problem.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
 
 /* Whether the direction p->dir runs here (what the calls below would do; for tests). */
 bool pdnn_dws2p_applies(const pdnn_conv_problem *p);
@@ -19,5 +20,8 @@ bool pdnn_dws2p_bwd_data(const pdnn_conv_problem *p, const float *dy, const floa
                          float *dx, float alpha, float beta, int nthreads);
 bool pdnn_dws2p_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
                            float *dw, float alpha, float beta, int nthreads);
+
+/* The three above as a pdnn_dw_path. */
+extern const pdnn_dw_path pdnn_dws2p_path;
 
 #endif
