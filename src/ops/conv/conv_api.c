@@ -2,6 +2,7 @@
  * bias + activation forward, and the workspace queries. Each validates every argument
  * before touching memory, builds the problem, dispatches and runs. The algorithm
  * queries (Get_v7, Find, FindEx) are in conv_find.c. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 #include "core/conv_desc.h"
 #include "core/dtype.h"
 #include "core/error.h"
-#include "core/par.h"
 #include "core/log.h"
 #include "ops/conv/conv_impls.h"
 #include "ops/conv/conv_internal.h"
@@ -250,11 +250,24 @@ pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
         }
         return PDNN_STATUS_SUCCESS;
     }
-    /* below ~1 MFLOP a parallel region costs more than a second thread saves (every
-     * implementation gives the same bits for any thread count) */
-    double mac = (double)p->n * (double)p->k * (double)(p->c / p->g);
-    for (int i = 0; i < p->nsp; i++) mac *= (double)p->out[i] * (double)p->kern[i];
-    pdnn_ctx ctx = {pdnn_par_threads(nthreads, 2, mac, 5e5), ws, ws_bytes};
+    /* A second thread only where one thread would take more than a few microseconds: a
+     * parallel region costs ~1-2 us to open and join. The estimate takes the slower of
+     * the products (~80 GMAC/s dense, ~8 for depthwise or small groups, whose planes
+     * are read at a few products a load) and the tensors' bytes (~20 GB/s, one pass):
+     * a minibatch-1 fully connected layer reads its 1.6 MB of weights in ~80 us for
+     * 0.4 M products, a minibatch-1 depthwise layer of 0.25 M products takes ~25 us.
+     * Every implementation gives the same bits for any thread count. */
+    double mac = (double)p->n * (double)p->k * (double)(p->c / p->g), xn = (double)p->n * (double)p->c,
+           yn = (double)p->n * (double)p->k, wn = (double)p->k * (double)(p->c / p->g);
+    for (int i = 0; i < p->nsp; i++) {
+        mac *= (double)p->out[i] * (double)p->kern[i];
+        xn *= (double)p->in[i];
+        yn *= (double)p->out[i];
+        wn *= (double)p->kern[i];
+    }
+    const double esz = p->dtype == PDNN_DATA_DOUBLE ? 8.0 : 4.0;
+    const double us = fmax(mac / (p->c / p->g <= 4 ? 8e3 : 8e4), (xn + yn + wn) * esz / 2e4);
+    pdnn_ctx ctx = {us < 6.0 ? 1 : nthreads, ws, ws_bytes};
     return impl->exec(p, a, &ctx);
 }
 
