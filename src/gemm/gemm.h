@@ -53,6 +53,8 @@ typedef struct {
     pdnn_f64_gemm_ukernel_ao_fn f64_ao;
     pdnn_f32_gemm_ukernel_ak_fn f32_ak; /* the same kernels, A columns at offsets */
     pdnn_f64_gemm_ukernel_ak_fn f64_ak;
+    pdnn_f32_gemm_ukernel_bo_fn f32_bo; /* the same kernels, B rows read in place */
+    pdnn_f64_gemm_ukernel_bo_fn f64_bo;
 } pdnn_gemm_ukernel;
 
 /* Best micro-kernel for dtype (FLOAT or DOUBLE) on pdnn_cpu_isa(); NULL for other

@@ -29,9 +29,11 @@ static inline int omp_get_num_threads(void) { return 1; }
 /* ---- micro-kernel table: best first within each type */
 
 #define UK32(name, isa, mr, nr)                                                            \
-    {#name, PDNN_DATA_FLOAT, isa, mr, nr, name, NULL, name##_ao, NULL, name##_ak, NULL}
+    {#name, PDNN_DATA_FLOAT, isa, mr, nr, name, NULL, name##_ao, NULL, name##_ak, NULL,        \
+     name##_bo, NULL}
 #define UK64(name, isa, mr, nr)                                                            \
-    {#name, PDNN_DATA_DOUBLE, isa, mr, nr, NULL, name, NULL, name##_ao, NULL, name##_ak}
+    {#name, PDNN_DATA_DOUBLE, isa, mr, nr, NULL, name, NULL, name##_ao, NULL, name##_ak,       \
+     NULL, name##_bo}
 static const pdnn_gemm_ukernel ukernels[] = {
     UK32(pdnn_f32_gemm_ukernel_6x64__avx512, PDNN_ISA_AVX512, 6, 64),
     UK32(pdnn_f32_gemm_ukernel_6x16__avx2_fma, PDNN_ISA_AVX2, 6, 16),

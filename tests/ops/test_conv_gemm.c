@@ -149,6 +149,23 @@ static void test_edges(pdnnDataType_t t)
     s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
     check_all_dirs(&s, true);
     check_all_dirs(&s, false);
+    /* forward with B read in place (few output channels, padded grid rows at most 1/16
+     * wider than the output rows): stride 2 (33-wide phase rows, 32 outputs), groups at
+     * stride 1, two K blocks (288 taps), 1-d, y with gaps, row tiles past Q */
+    s = tu_conv_shape2d(t, 2, 1, 3, 7, 50, 64, 3, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, -1.0, 0.5);
+    s = tu_conv_shape2d(t, 2, 2, 3, 20, 9, 70, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 2.0, 1.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 1.0, 0.0);
+    s = tu_conv_shape2d(t, 1, 1, 32, 13, 6, 40, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 1.0, -0.5);
+    s.ykind = TU_LAYOUT_GAPPED;
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 1.0);
+    s = tu_conv_shape1d(t, 3, 1, 2, 5, 300, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 0.5, 2.0);
     s = tu_conv_shape2d(t, 2, 2, 2, 3, 40, 38, 3, 3, 3, 2, 2);
     s.pe[1] = 0;
     tu_conv_finish_shape(&s);

@@ -153,27 +153,44 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
         tu_fill_int(b, t, (size_t)(kc * NR), -3, 3);
         for (int mr = 0; mr <= MR; mr++)
             for (int nr = 0; nr <= NR; nr++)
-                for (int layout = 0; layout < 10; layout++) {
+                for (int layout = 0; layout < 12; layout++) {
                     /* layout % 2 == 0: rows of NR+3; 1: C transposed in memory.
                      * layout / 2: A packed, A row-major (lda kc+2), A column-major (mr+1),
                      * A rows at offsets (the _ao entry: row i at (mr - 1 - i) * (kc + 3),
                      * rows in reverse order with gaps, unit step along k), A columns at
                      * offsets (the _ak entry: column kk at (kc - 1 - kk) * (MR + 3), rows
-                     * 1 apart) */
+                     * 1 apart), A packed and B's rows read in place at offsets (the _bo
+                     * entry: row kk at (kc - 1 - kk) * (NR + 5), the gaps NaN) */
                     const ptrdiff_t rs = layout % 2 ? 1 : NR + 3, cs = layout % 2 ? MR + 2 : 1;
                     const int al = layout / 2;
                     ptrdiff_t aoff[PDNN_GEMM_MR_MAX], koff[64];
                     for (int i = 0; i < mr; i++) aoff[i] = (ptrdiff_t)(mr - 1 - i) * (kc + 3);
                     for (int kk = 0; kk < kc; kk++) koff[kk] = (ptrdiff_t)(kc - 1 - kk) * (MR + 3);
-                    const ptrdiff_t rs_a = al == 0 ? 1 : al == 1 ? kc + 2 : 1;
-                    const ptrdiff_t cs_a = al == 0 ? MR : al == 1 ? 1 : al == 2 ? mr + 1 : 1;
-                    size_t an = al == 0 ? (size_t)(kc * MR)
+                    const ptrdiff_t rs_a = al == 0 || al == 5 ? 1 : al == 1 ? kc + 2 : 1;
+                    const ptrdiff_t cs_a = al == 0 || al == 5 ? MR
+                                         : al == 1            ? 1
+                                         : al == 2            ? mr + 1
+                                                              : 1;
+                    ptrdiff_t boff[64];
+                    void *bw = NULL;
+                    if (al == 5) { /* B's rows in reverse order, NR + 5 apart */
+                        const size_t bn = (size_t)(kc * (NR + 5) + 1);
+                        bw = tu_alloc(t, bn);
+                        tu_poison(bw, t, bn);
+                        for (int kk = 0; kk < kc; kk++) {
+                            boff[kk] = (ptrdiff_t)(kc - 1 - kk) * (NR + 5);
+                            for (int j = 0; j < NR; j++)
+                                tu_put(bw, t, (size_t)(boff[kk] + j),
+                                       tu_get(b, t, (size_t)(kk * NR + j)));
+                        }
+                    }
+                    size_t an = al == 0 || al == 5 ? (size_t)(kc * MR)
                               : mr == 0 || kc == 0 ? 0
                               : al == 3 ? (size_t)((mr - 1) * (kc + 3) + kc)
                               : al == 4 ? (size_t)((kc - 1) * (MR + 3) + mr)
                               : (size_t)((mr - 1) * rs_a + (kc - 1) * cs_a + 1);
-                    void *aw = al == 0 ? a : tu_alloc(t, an ? an : 1);
-                    if (al != 0) {
+                    void *aw = al == 0 || al == 5 ? a : tu_alloc(t, an ? an : 1);
+                    if (al != 0 && al != 5) {
                         tu_poison(aw, t, an ? an : 1);
                         for (int i = 0; i < mr; i++)
                             for (int kk = 0; kk < kc; kk++)
@@ -202,7 +219,13 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
                             if (beta != 0) r += beta * ref[i * rs + j * cs];
                             ref[i * rs + j * cs] = r;
                         }
-                    if (t == PDNN_DATA_DOUBLE && al == 4)
+                    if (t == PDNN_DATA_DOUBLE && al == 5)
+                        uk->f64_bo((size_t)mr, (size_t)nr, (size_t)kc, aw, rs_a, cs_a, boff, bw, c,
+                                   rs, cs, alpha, beta);
+                    else if (al == 5)
+                        uk->f32_bo((size_t)mr, (size_t)nr, (size_t)kc, aw, rs_a, cs_a, boff, bw, c,
+                                   rs, cs, (float)alpha, (float)beta);
+                    else if (t == PDNN_DATA_DOUBLE && al == 4)
                         uk->f64_ak((size_t)mr, (size_t)nr, (size_t)kc, aw, 1, koff, b, c, rs, cs,
                                    alpha, beta);
                     else if (al == 4)
@@ -223,7 +246,8 @@ static void test_ukernel(const pdnn_gemm_ukernel *uk)
                     size_t bad = tu_count_mismatch(ref, c, t, cn);
                     TU_CHECK(bad == 0, "%s mr=%d nr=%d kc=%d layout %d: %zu mismatches", uk->name,
                              mr, nr, kc, layout, bad);
-                    if (al != 0) free(aw);
+                    if (al != 0 && al != 5) free(aw);
+                    free(bw);
                     free(c);
                     free(ref);
                 }

@@ -6,8 +6,9 @@
  *   VZERO() VSET1(x) VLOADU(p) VSTOREU(p, v) VFMA(a, b, acc) VMUL(a, b) VADD(a, b)
  *   VMASK      a lane-mask type; VMASK_FIRST(n) the mask of the first n lanes (0 < n < W)
  *   VMLOADZ(m, p) masked load (lanes off read nothing, give 0); VMSTORE(p, m, v)
- * Two entry points: UK_FN (A rows rs_a apart) and UK_FN_ao (A rows at offsets, unit
- * step along k), one body.
+ * Four entry points: UK_FN (A rows rs_a apart), UK_FN_ao (A rows at offsets, unit
+ * step along k), UK_FN_ak (A columns at offsets) and UK_FN_bo (B rows read in place at
+ * offsets), one body.
  * Contract in gemm_ukernels.h: acc[i][j] = sum_k A(i,k) * b[k*NR+j] with one fused
  * multiply-add per k in increasing k; the epilogue rounds alpha * acc, then adds
  * beta * C (a separate multiply and add; C unread when beta == 0). All MR x NR
@@ -18,13 +19,14 @@
 #define UK_CAT_(x, y) x##y
 #define UK_CAT(x, y) UK_CAT_(x, y)
 
-/* The body of the three entry points: ao[i] is row i's offset in A (rows past mr
- * repeat row mr - 1); column k at k * cs_a, or at ko[k] when ko is not NULL (a
- * constant NULL in two entries, so the compiler drops the test). */
+/* The body of the four entry points: ao[i] is row i's offset in A (rows past mr
+ * repeat row mr - 1); column k at k * cs_a, or at ko[k] when ko is not NULL; B's row k
+ * the packed panel's, or at b + bo[k] when bo is not NULL (constant NULLs in the other
+ * entries, so the compiler drops the tests). */
 static inline __attribute__((always_inline)) void
 UK_CAT(UK_FN, _body)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
                      const ptrdiff_t *ao, ptrdiff_t cs_a, const ptrdiff_t *ko,
-                     const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                     const ptrdiff_t *bo, const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c,
                      UK_T alpha, UK_T beta)
 {
     if (cs_c == 1) /* C's lines are fetched while the products are summed */
@@ -40,14 +42,15 @@ UK_CAT(UK_FN, _body)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
         acc[i][j] = VZERO();
     for (size_t k = 0; k < kc; k++) {
         V bv[UK_NV];
-        UK_UNROLL for (int j = 0; j < UK_NV; j++) bv[j] = VLOADU(b + UK_W * j);
+        const UK_T *bk = bo ? b + bo[k] : b;
+        UK_UNROLL for (int j = 0; j < UK_NV; j++) bv[j] = VLOADU(bk + UK_W * j);
         const UK_T *ak = ko ? a + ko[k] : a;
         UK_UNROLL for (int i = 0; i < UK_MR; i++) {
             const V ai = VSET1(ak[ao[i]]);
             UK_UNROLL for (int j = 0; j < UK_NV; j++) acc[i][j] = VFMA(ai, bv[j], acc[i][j]);
         }
         if (!ko) a += cs_a;
-        b += UK_NR;
+        if (!bo) b += UK_NR;
     }
 
     const V va = VSET1(alpha), vb = VSET1(beta);
@@ -108,7 +111,7 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
     ptrdiff_t ao[UK_MR];
     UK_UNROLL for (int i = 0; i < UK_MR; i++)
         ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
-    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, NULL, b, c, rs_c, cs_c, alpha, beta);
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, NULL, NULL, b, c, rs_c, cs_c, alpha, beta);
 }
 
 void UK_CAT(UK_FN, _ao)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
@@ -118,7 +121,7 @@ void UK_CAT(UK_FN, _ao)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
     if (mr == 0 || nr == 0) return;
     ptrdiff_t ao[UK_MR];
     UK_UNROLL for (int i = 0; i < UK_MR; i++) ao[i] = aoff[(size_t)i < mr ? (size_t)i : mr - 1];
-    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 1, NULL, b, c, rs_c, cs_c, alpha, beta);
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 1, NULL, NULL, b, c, rs_c, cs_c, alpha, beta);
 }
 
 void UK_CAT(UK_FN, _ak)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
@@ -129,7 +132,19 @@ void UK_CAT(UK_FN, _ak)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
     ptrdiff_t ao[UK_MR];
     UK_UNROLL for (int i = 0; i < UK_MR; i++)
         ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
-    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 0, koff, b, c, rs_c, cs_c, alpha, beta);
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, 0, koff, NULL, b, c, rs_c, cs_c, alpha, beta);
+}
+
+void UK_CAT(UK_FN, _bo)(size_t mr, size_t nr, size_t kc, const UK_T *restrict a,
+                        ptrdiff_t rs_a, ptrdiff_t cs_a, const ptrdiff_t *boff,
+                        const UK_T *restrict b, UK_T *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c,
+                        UK_T alpha, UK_T beta)
+{
+    if (mr == 0 || nr == 0) return;
+    ptrdiff_t ao[UK_MR];
+    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
+    UK_CAT(UK_FN, _body)(mr, nr, kc, a, ao, cs_a, NULL, boff, b, c, rs_c, cs_c, alpha, beta);
 }
 
 #undef UK_NR

@@ -21,8 +21,10 @@
  * Each kernel has two more entry points for A read in place: <name>_ao, rows at
  * arbitrary offsets, A(i, k) at a[ao[i] + k] (ao holds mr offsets; unit step along k),
  * and <name>_ak, columns at arbitrary offsets, A(i, k) at a[i * rs_a + ko[k]] (ko holds
- * kc offsets); everything else as above: one body, so the same bits for the same
- * values.
+ * kc offsets), and <name>_bo, B read in place with rows at arbitrary offsets,
+ * B(k, j) at b[bo[k] + j] (bo holds kc offsets; all NR elements of each row readable,
+ * columns j >= nr computed and never stored), A as in the main entry; everything else as
+ * above: one body, so the same bits for the same values.
  *
  * The SIMD kernels share one body, gemm_ukernel_tmpl.h; nothing needs alignment. */
 #ifndef PDNN_UKERNELS_GEMM_H
@@ -57,6 +59,15 @@ typedef void (*pdnn_f64_gemm_ukernel_ak_fn)(size_t mr, size_t nr, size_t kc, con
                                             const double *b, double *c, ptrdiff_t rs_c,
                                             ptrdiff_t cs_c, double alpha, double beta);
 
+typedef void (*pdnn_f32_gemm_ukernel_bo_fn)(size_t mr, size_t nr, size_t kc, const float *a,
+                                            ptrdiff_t rs_a, ptrdiff_t cs_a, const ptrdiff_t *bo,
+                                            const float *b, float *c, ptrdiff_t rs_c,
+                                            ptrdiff_t cs_c, float alpha, float beta);
+typedef void (*pdnn_f64_gemm_ukernel_bo_fn)(size_t mr, size_t nr, size_t kc, const double *a,
+                                            ptrdiff_t rs_a, ptrdiff_t cs_a, const ptrdiff_t *bo,
+                                            const double *b, double *c, ptrdiff_t rs_c,
+                                            ptrdiff_t cs_c, double alpha, double beta);
+
 #define PDNN_F32_GEMM_UKERNEL(name)                                                        \
     void name(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a,    \
               ptrdiff_t cs_a, const float *restrict b, float *restrict c, ptrdiff_t rs_c,  \
@@ -78,20 +89,32 @@ typedef void (*pdnn_f64_gemm_ukernel_ak_fn)(size_t mr, size_t nr, size_t kc, con
     void name##_ak(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a, \
                    const ptrdiff_t *ko, const float *restrict b, float *restrict c,        \
                    ptrdiff_t rs_c, ptrdiff_t cs_c, float alpha, float beta)
+#define PDNN_F32_GEMM_UKERNEL_BO(name)                                                     \
+    void name##_bo(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a, \
+                   ptrdiff_t cs_a, const ptrdiff_t *bo, const float *restrict b,           \
+                   float *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, float alpha,         \
+                   float beta)
+#define PDNN_F64_GEMM_UKERNEL_BO(name)                                                     \
+    void name##_bo(size_t mr, size_t nr, size_t kc, const double *restrict a,              \
+                   ptrdiff_t rs_a, ptrdiff_t cs_a, const ptrdiff_t *bo,                    \
+                   const double *restrict b, double *restrict c, ptrdiff_t rs_c,           \
+                   ptrdiff_t cs_c, double alpha, double beta)
 #define PDNN_F64_GEMM_UKERNEL_AK(name)                                                     \
     void name##_ak(size_t mr, size_t nr, size_t kc, const double *restrict a,              \
                    ptrdiff_t rs_a, const ptrdiff_t *ko, const double *restrict b,          \
                    double *restrict c, ptrdiff_t rs_c, ptrdiff_t cs_c, double alpha,       \
                    double beta)
-/* The three entry points of one kernel. */
+/* The four entry points of one kernel. */
 #define PDNN_F32_GEMM_UKERNELS(name)                                                       \
     PDNN_F32_GEMM_UKERNEL(name);                                                           \
     PDNN_F32_GEMM_UKERNEL_AO(name);                                                        \
-    PDNN_F32_GEMM_UKERNEL_AK(name)
+    PDNN_F32_GEMM_UKERNEL_AK(name);                                                        \
+    PDNN_F32_GEMM_UKERNEL_BO(name)
 #define PDNN_F64_GEMM_UKERNELS(name)                                                       \
     PDNN_F64_GEMM_UKERNEL(name);                                                           \
     PDNN_F64_GEMM_UKERNEL_AO(name);                                                        \
-    PDNN_F64_GEMM_UKERNEL_AK(name)
+    PDNN_F64_GEMM_UKERNEL_AK(name);                                                        \
+    PDNN_F64_GEMM_UKERNEL_BO(name)
 
 /* Plain C, auto-vectorized for baseline x86-64 (SSE2). */
 PDNN_F32_GEMM_UKERNELS(pdnn_f32_gemm_ukernel_6x8__scalar);

@@ -8,6 +8,9 @@
  * [0, nvalid) in increasing j0 and do not overlap. Nothing past a run is read from src
  * (the source may be the caller's tensor itself). Elements are moved unchanged (es is
  * 4 or 8). */
+/* The run unpackers do the inverse: for every row t < ntap and every run r
+ *   dst[toff[t] + runs[r].base + l] = src[t * nr + runs[r].j0 + l]   for l < runs[r].len
+ * writing nothing else (a tile's runs stored into an output tensor). */
 #ifndef PDNN_UKERNELS_PACK_RUNS_H
 #define PDNN_UKERNELS_PACK_RUNS_H
 
@@ -27,11 +30,24 @@ typedef void (*pdnn_pack_runs_fn)(size_t es, int64_t ntap, const int64_t *toff, 
               int nrun, const pdnn_pack_run *restrict runs, int64_t nvalid, int64_t nr,     \
               void *restrict dst)
 
+typedef void (*pdnn_unpack_runs_fn)(size_t es, int64_t ntap, const int64_t *toff, void *dst,
+                                    int nrun, const pdnn_pack_run *runs, int64_t nr,
+                                    const void *src);
+
+#define PDNN_UNPACK_RUNS_UKERNEL(name)                                                      \
+    void name(size_t es, int64_t ntap, const int64_t *restrict toff, void *restrict dst,   \
+              int nrun, const pdnn_pack_run *restrict runs, int64_t nr,                    \
+              const void *restrict src)
+
 PDNN_PACK_RUNS_UKERNEL(pdnn_pack_runs__scalar);
 PDNN_PACK_RUNS_UKERNEL(pdnn_pack_runs__avx2);
 PDNN_PACK_RUNS_UKERNEL(pdnn_pack_runs__avx512);
+PDNN_UNPACK_RUNS_UKERNEL(pdnn_unpack_runs__scalar);
+PDNN_UNPACK_RUNS_UKERNEL(pdnn_unpack_runs__avx2);
+PDNN_UNPACK_RUNS_UKERNEL(pdnn_unpack_runs__avx512);
 
-/* The packer for pdnn_cpu_isa(). */
+/* The packer and the unpacker for pdnn_cpu_isa(). */
 pdnn_pack_runs_fn pdnn_pack_runs_select(void);
+pdnn_unpack_runs_fn pdnn_unpack_runs_select(void);
 
 #endif

@@ -83,6 +83,40 @@ static bool filter_fits(const pdnn_conv_gemm_geom *g)
     return g->geo.kg * g->taps * (int64_t)g->es <= ((int64_t)1 << 20);
 }
 
+/* ---- B read in place: lanes over the padded grid
+ *
+ * With few output channels a group (stems: 3 -> 32 or 64 channels; LeNet's 1 -> 32)
+ * each packed B element serves few multiply-adds and the packing is 15-30% of the
+ * time. The B panels are then not packed: the micro-kernel's _bo entry reads tap t's
+ * row of a panel at pad + poff[t] + lane, where the lanes of an image are its output
+ * pixels laid on the padded (phase-split) grid, lane o[1] * q[2] + o[2]: a tap's lanes
+ * are then consecutive elements of the padded copy. The grid's columns o[2] >= Q are
+ * computed for nothing and never stored (at most 1/BO_WASTE of the lanes: ResNet-50's
+ * stem 3 of 115, MobileNet-v2's 1 of 113; LeNet's 4 of 32 measured no faster than
+ * packing). A tile's sums go to a local tile with the same K blocks, alpha and beta as
+ * the packed path (same bits), then its rows are stored by output row runs
+ * (src/cpu/ukernels/pack). 1 thread: ResNet-50 stem mb32 65 -> 57 ms, MobileNet-v2's
+ * 11.6 -> 10.8 ms (mb1 0.31 -> 0.27 ms). 2-d and 1-d problems
+ * with unit-stride y rows whose images are copied into the padded buffer (the reads
+ * past an image stay inside the buffer: it has bo_slack elements more). */
+#define BO_MAX_ROWS 64
+#define BO_WASTE 16
+
+static bool use_bo(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg, bool wt)
+{
+    if (wt || g->taps == 0 || g->geo.kg > BO_MAX_ROWS || g->geo.out[0] != 1) return false;
+    if (g->geo.ys[4] != 1 && g->geo.out[2] > 1) return false;
+    if (pdnn_conv_gemm_pad_is_copy(g, pg) || pg->img <= 0) return false;
+    return (pg->q[2] - g->geo.out[2]) * BO_WASTE <= pg->q[2];
+}
+
+/* Elements past the last image a tile may read: its lanes past the image's last pixel
+ * (< nr) and the grid columns past Q of the last row (< q[2]). */
+static int64_t bo_slack(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg)
+{
+    return PDNN_GEMM_NR_MAX + pg->q[2];
+}
+
 static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_arena *a,
                        fwd_bufs *b)
 {
@@ -93,7 +127,8 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
     b->wp = pdnn_conv_gemm_take(
         a, pack_filter(g) ? pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps) : 0,
         g->es);
-    const int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
+    int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
+    if (pimg >= 0 && use_bo(g, &pg, wt)) pimg += bo_slack(g, &pg);
     b->pad = pdnn_conv_gemm_take(a, pimg, g->es);
     b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(1, fwd_chunk(g) + PDNN_GEMM_NR_MAX,
                                                        g->taps),
@@ -245,6 +280,85 @@ static void pack_slot(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_geom *g
                    dst + j * g->taps * (int64_t)g->es);
 }
 
+/* The runs of a tile's valid lanes l0 .. l0 + nn - 1 (one per output row it meets):
+ * tile columns j0 .. j0 + len - 1 are y pixels base .. base + len - 1 of channel 0 (y
+ * rows unit-stride). Returns the count (at most nr / Q + 2). */
+static int bo_runs(const pdnn_conv_gemm_geom *g, int64_t q2, int64_t l0, int64_t nn,
+                   pdnn_pack_run *runs)
+{
+    const int64_t Q = g->geo.out[2];
+    int64_t o1 = l0 / q2, o2 = l0 % q2;
+    int nrun = 0;
+    for (int64_t l = l0; l < l0 + nn;) {
+        if (o2 < Q) {
+            const int64_t len = Q - o2 < l0 + nn - l ? Q - o2 : l0 + nn - l;
+            runs[nrun].j0 = l - l0;
+            runs[nrun].len = len;
+            runs[nrun].base = o1 * g->geo.ys[3] + o2;
+            nrun++;
+        }
+        l += q2 - o2; /* the rest of the row, then the grid's columns past Q */
+        o1++;
+        o2 = 0;
+    }
+    return nrun;
+}
+
+/* The products of one padded chunk (images n0 .. n0 + nimg - 1) with B read in place
+ * (use_bo): items (image, group, tile of nr lanes) shared by the threads. A: row block i0
+ * of group grp at abase + (grp * agrp + i0 * T) elements, packed panels (packa) or the
+ * filter's rows. */
+static void fwd_bo_chunk(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
+                         const int64_t *poff, const char *pad, int64_t n0, int64_t nimg,
+                         const char *abase, int64_t agrp, bool packa, char *y, double alpha,
+                         double beta)
+{
+    _Static_assert(_Generic((int64_t *)0, ptrdiff_t *: 1, default: 0),
+                   "tap offsets (int64_t) passed as the kernels' ptrdiff_t offsets");
+    const pdnn_gemm_ukernel *uk = g->uk;
+    const int mr = uk->mr, nr = uk->nr;
+    const size_t es = g->es;
+    const int64_t T = g->taps, kg = g->geo.kg, q2 = pg->q[2], *ys = g->geo.ys;
+    const int64_t lanes = (g->geo.out[1] - 1) * q2 + g->geo.out[2], ntile = (lanes + nr - 1) / nr;
+    const ptrdiff_t rs_a = packa ? 1 : (ptrdiff_t)T, cs_a = packa ? mr : 1;
+    const pdnn_pack_runs_fn load = pdnn_pack_runs_select();
+    const pdnn_unpack_runs_fn store = pdnn_unpack_runs_select();
+    int64_t yoff[PDNN_GEMM_MR_MAX]; /* the tile's rows in y */
+    for (int i = 0; i < mr; i++) yoff[i] = i * ys[1];
+#pragma omp for schedule(static)
+    for (int64_t it = 0; it < nimg * g->g * ntile; it++) {
+        const int64_t ni = it / (g->g * ntile), grp = it / ntile % g->g, l0 = it % ntile * nr;
+        const int64_t nn = lanes - l0 < nr ? lanes - l0 : nr;
+        const char *b = pad + (ni * pg->img + grp * g->geo.cg * pg->ps + l0) * (int64_t)es;
+        _Alignas(64) char tile[PDNN_GEMM_MR_MAX * PDNN_GEMM_NR_MAX * sizeof(double)];
+        pdnn_pack_run runs[PDNN_GEMM_NR_MAX + 2];
+        const int nrun = bo_runs(g, q2, l0, nn, runs);
+        for (int64_t i0 = 0; i0 < kg; i0 += mr) {
+            const int64_t mm = kg - i0 < mr ? kg - i0 : mr;
+            const char *a = abase + (grp * agrp + i0 * T) * (int64_t)es;
+            char *yc = y + ((n0 + ni) * ys[0] + (grp * kg + i0) * ys[1]) * (int64_t)es;
+            if (beta != 0) { /* y's cells into the tile, the lanes past Q zero */
+                memset(tile, 0, (size_t)(mm * nr) * es);
+                load(es, mm, yoff, yc, nrun, runs, nn, nr, tile);
+            }
+            /* K blocks as pdnn_gemm_macro's: alpha each, beta then 1 */
+            for (int64_t pk = 0; pk < T; pk += PDNN_GEMM_KC) {
+                const int64_t kc = T - pk < PDNN_GEMM_KC ? T - pk : PDNN_GEMM_KC;
+                const double bk = pk == 0 ? beta : 1.0;
+                if (es == sizeof(float))
+                    uk->f32_bo((size_t)mm, (size_t)nn, (size_t)kc, (const float *)a + pk * cs_a,
+                               rs_a, cs_a, poff + pk, (const float *)b, (float *)tile, nr, 1,
+                               (float)alpha, (float)bk);
+                else
+                    uk->f64_bo((size_t)mm, (size_t)nn, (size_t)kc, (const double *)a + pk * cs_a,
+                               rs_a, cs_a, poff + pk, (const double *)b, (double *)tile, nr, 1,
+                               alpha, bk);
+            }
+            store(es, mm, yoff, yc, nrun, runs, nr, tile);
+        }
+    }
+}
+
 /* k's of the original filter packed at a time by the transposed filter's packing. */
 #define WT_KB 16
 
@@ -266,6 +380,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const pdnn_pack_runs_fn copy = pdnn_pack_runs_select();
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
     const bool packa = pack_filter(&g);
+    const bool bo = use_bo(&g, &pg, wt);
     if (wt) {
         /* tap (k, spatial r) of output channel c reads the original filter at
          * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
@@ -281,6 +396,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const pdnn_gemm_ukernel *uk = g.uk;
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
+    if (bo) /* what the tiles read past the last image: defined values */
+        memset(b.pad + pad_images(&g, &pg) * pg.img * (int64_t)es, 0, (size_t)bo_slack(&g, &pg) * es);
     const int64_t T = g.taps, kg = g.geo.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
     pdnn_conv_gemm_geom gtail = g; /* the tail tile's geometry, when there is one */
     gtail.uk = tail_kernel(&g);
@@ -352,6 +469,11 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     const int64_t ni = i / (g.g * g.geo.cg), c = i % (g.g * g.geo.cg);
                     pdnn_conv_gemm_pad_plane(&g, &pg, x, n0 + ni, c, b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es);
                 }
+            }
+            if (bo) {
+                fwd_bo_chunk(&g, &pg, b.poff, b.pad, n0, nimg, packa ? wp : w,
+                             packa ? apg : wgs, packa, y, alpha, beta);
+                continue;
             }
             const int64_t icols = nimg * g.npix, nch = (icols + chunk - 1) / chunk;
             for (int64_t ch = 0; ch < g.g * nch; ch++) {
