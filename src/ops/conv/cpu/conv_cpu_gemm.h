@@ -191,7 +191,7 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
  * in wsrc's layout: tap (k, r) of output channel c at k * ws[0] + c * ws[1] + r.
  * apre: NULL, or the filter already packed into the A panels the run would pack (per
  * group, ceil(Kg / mr) panels of mr rows x T taps, tap-major, rows past Kg zero: as
- * pdnn_conv_gemm_pack_panel lays them out), used when the run packs its filter. */
+ * pdnn_conv_gemm_pack_panel lays them out), then used whatever the columns' count. */
 pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_problem *wsrc,
                                     const pdnn_conv_args *arg, const pdnn_ctx *ctx,
                                     const void *apre);

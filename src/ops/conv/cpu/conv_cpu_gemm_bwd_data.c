@@ -242,8 +242,8 @@ typedef struct {
 
 /* The phases' pack descriptions in FOR_PHASES order of those with taps; false when a
  * phase has too many taps, there are too many phases, or a phase's run on chunks of nimg
- * images would not pack its filter (few columns: it reads the filter in place; see
- * pack_filter in conv_cpu_gemm_fwd.c), each phase then doing as it would alone.
+ * images has at most 2 panels of columns (it reads the filter in place: pack_filter in
+ * conv_cpu_gemm_fwd.c), each phase then doing as it would alone.
  * a: the panels' base (NULL to size them only); *bytes: their total. */
 static bool phase_packs(const pdnn_conv_problem *p, int mr, int nr, int64_t nimg, char *a,
                         phase_pack *pk, int *npk, size_t *bytes)
