@@ -17,6 +17,7 @@
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
 #include <stdio.h>
 
+#include "cpu/cache.h"
 #include "cpu/isa.h"
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 #include "tu_conv.h"
@@ -186,9 +187,43 @@ static void test_ldb(void)
     check_path(&s, fw, takes_ldb, true);
     s = shape(1, 1, 20, 8, 18, 18, 2, TU_LAYOUT_PACKED); /* 81 pixels, compact */
     check_path(&s, fw, takes_ldb, true);
-    /* batched short images, stride 2 */
+    /* batched short images, stride 2 (row-blocked instead where the filter is larger
+     * than half of L2) */
     s = shape(3, 1, 600, 520, 5, 5, 2, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb, true);
+}
+
+static bool takes_ldb_a_blocked(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return takes_ldb(p, g) && pdnn_conv_1x1_ldb_a_blocked(g, p->dir);
+}
+
+/* The forward's row blocks of a filter larger than half of L2 (sized from this
+ * machine's L2; skipped where that would make a slow test): the tasks row block before
+ * image, uneven row blocks and their last partial MR panel, the 7 x 7 tail, stride-2
+ * compact chunks, groups; batch 1 and backward data are not row-blocked. */
+static void test_ldb_a_blocked(void)
+{
+    const pdnn_conv_dir fw = PDNN_CONV_FWD, bd = PDNN_CONV_BWD_DATA;
+    const int64_t half = (int64_t)(pdnn_cpu_cache_sizes()->l2 / 2 / sizeof(float));
+    if (half > 600 * 1200) {
+        printf("conv 1x1 paths: L2 too large for the row-blocked cases, skipped\n");
+        return;
+    }
+    tu_conv_shape s;
+    const int cg = 300, kg = (int)(half / cg) + 7; /* just past half of L2 */
+    s = shape(3, 1, cg, kg, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb_a_blocked, true);
+    s = shape(2, 1, kg + 5, cg - 1, 7, 7, 1, TU_LAYOUT_PACKED); /* 48 pixels + the tail */
+    check_path(&s, fw, takes_ldb_a_blocked, true);
+    s = shape(2, 1, 2 * cg, kg / 2 + 1, 5, 4, 2, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb_a_blocked, true);
+    s = shape(2, 2, cg, kg, 2, 2, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb_a_blocked, true);
+    s = shape(1, 1, cg, kg, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb_a_blocked, false);
+    s = shape(3, 1, cg, kg, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb_a_blocked, false);
 }
 
 /* Backward filter of NCHW images of 512+ pixels: dot products along the pixels for
@@ -223,6 +258,7 @@ int main(void)
     tu_seed(1717);
     test_bwdd_t();
     test_ldb();
+    test_ldb_a_blocked();
     test_bwdf();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_1x1_paths");

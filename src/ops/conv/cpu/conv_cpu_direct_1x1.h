@@ -30,9 +30,12 @@ size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir d
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt);
 
+/* Forward with a filter larger than half of L2 and several images (x groups): the ldb
+ * path runs row blocks of the filter that stay in L2, row block before image. */
+bool pdnn_conv_1x1_ldb_a_blocked(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
 /* Short images with many channels on both sides at minibatch > 1: the ldb path runs a
  * chunk of images side by side (both sides copied). */
-bool pdnn_conv_1x1_ldb_batched(const pdnn_conv_gemm_geom *g);
+bool pdnn_conv_1x1_ldb_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
 /* x's side goes through compact copies on the ldb path: its output pixels are not
  * contiguous within an image, or some x pixels are read by no output (stride > 1). */
 bool pdnn_conv_1x1_ldb_x_compact(const pdnn_conv_gemm_geom *g);

@@ -41,7 +41,7 @@ bool pdnn_conv_1x1_bwdd_t_applies(const pdnn_conv_problem *p, const pdnn_conv_ge
     /* few columns: the channel-major path would read W^T in place (it packs it from
      * LDB_PACK_REUSE pixel panels on, about 512 columns at AVX-512) */
     return pdnn_conv_1x1_ldb_applies(g) && p->ws[1] == 1 && g->ncols > 0 &&
-           g->ncols <= PDNN_CONV_1X1_T_COLS && !pdnn_conv_1x1_ldb_batched(g);
+           g->ncols <= PDNN_CONV_1X1_T_COLS && !pdnn_conv_1x1_ldb_batched(g, PDNN_CONV_BWD_DATA);
 }
 
 /* Channels of a task: the kernel's NR, or half of it when the NR blocks would not share
