@@ -99,10 +99,12 @@ static bool filter_fits(const pdnn_conv_gemm_geom *g)
  * are then consecutive elements of the padded copy. The grid's columns o[2] >= Q are
  * computed for nothing and never stored (at most 1/BO_WASTE of the lanes: ResNet-50's
  * stem 3 of 115, MobileNet-v2's 1 of 113; LeNet's 4 of 32 measured no faster than
- * packing). A tile's sums go to a local tile with the same K blocks, alpha and beta as
- * the packed path (same bits), then its rows are stored by output row runs
- * (src/cpu/ukernels/pack). 1 thread: ResNet-50 stem mb32 65 -> 57 ms, MobileNet-v2's
- * 11.6 -> 10.8 ms (mb1 0.31 -> 0.27 ms). 2-d and 1-d problems
+ * packing). The K blocks, alpha and beta go as in the packed path (same bits); a tile
+ * within one output row is stored by the micro-kernel, the others through a local tile
+ * stored by output row runs (src/cpu/ukernels/pack). Used where the taps are at least
+ * half the rows (the tile's stores against the panel's packing: VGG-16 conv1_1, 27
+ * taps for 64 rows, measured slower). 1 thread: ResNet-50 stem mb32 65 -> 57 ms,
+ * MobileNet-v2's 11.6 -> 10.4 ms (mb1 0.31 -> 0.27 ms). 2-d and 1-d problems
  * with unit-stride y rows whose images are copied into the padded buffer (the reads
  * past an image stay inside the buffer: it has bo_slack elements more). */
 #define BO_MAX_ROWS 64
@@ -111,16 +113,18 @@ static bool filter_fits(const pdnn_conv_gemm_geom *g)
 static bool use_bo(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg, bool wt)
 {
     if (wt || g->taps == 0 || g->geo.kg > BO_MAX_ROWS || g->geo.out[0] != 1) return false;
+    if (2 * g->taps < g->geo.kg) return false;
     if (g->geo.ys[4] != 1 && g->geo.out[2] > 1) return false;
     if (pdnn_conv_gemm_pad_is_copy(g, pg) || pg->img <= 0) return false;
     return (pg->q[2] - g->geo.out[2]) * BO_WASTE <= pg->q[2];
 }
 
 /* Elements past the last image a tile may read: its lanes past the image's last pixel
- * (< nr) and the grid columns past Q of the last row (< q[2]). */
+ * (< nr), the grid columns past Q of the last row (< q[2]) and, for a tile stored
+ * directly, its B shifted by up to nr lanes. */
 static int64_t bo_slack(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg)
 {
-    return PDNN_GEMM_NR_MAX + pg->q[2];
+    return 2 * PDNN_GEMM_NR_MAX + pg->q[2];
 }
 
 static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_arena *a,
@@ -310,10 +314,31 @@ static int bo_runs(const pdnn_conv_gemm_geom *g, int64_t q2, int64_t l0, int64_t
     return nrun;
 }
 
+/* The K blocks of one tile row block as pdnn_gemm_macro runs them (alpha each, beta
+ * then 1), B in place: C = c, rows rs_c apart, unit-stride columns. */
+static void bo_tile(const pdnn_gemm_ukernel *uk, size_t es, int64_t mm, int64_t nn, int64_t T,
+                    const char *a, ptrdiff_t rs_a, ptrdiff_t cs_a, const int64_t *poff,
+                    const char *b, char *c, int64_t rs_c, double alpha, double beta)
+{
+    for (int64_t pk = 0; pk < T; pk += PDNN_GEMM_KC) {
+        const int64_t kc = T - pk < PDNN_GEMM_KC ? T - pk : PDNN_GEMM_KC;
+        const double bk = pk == 0 ? beta : 1.0;
+        if (es == sizeof(float))
+            uk->f32_bo((size_t)mm, (size_t)nn, (size_t)kc, (const float *)a + pk * cs_a, rs_a,
+                       cs_a, poff + pk, (const float *)b, (float *)c, rs_c, 1, (float)alpha,
+                       (float)bk);
+        else
+            uk->f64_bo((size_t)mm, (size_t)nn, (size_t)kc, (const double *)a + pk * cs_a, rs_a,
+                       cs_a, poff + pk, (const double *)b, (double *)c, rs_c, 1, alpha, bk);
+    }
+}
+
 /* The products of one padded chunk (images n0 .. n0 + nimg - 1) with B read in place
  * (use_bo): items (image, group, tile of nr lanes) shared by the threads. A: row block i0
  * of group grp at abase + (grp * agrp + i0 * T) elements, packed panels (packa) or the
- * filter's rows. */
+ * filter's rows. A tile whose valid lanes are one run (within one output row) is stored
+ * by the micro-kernel itself, its B shifted to the run's first lane; the others go
+ * through the local tile. */
 static void fwd_bo_chunk(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
                          const int64_t *poff, const char *pad, int64_t n0, int64_t nimg,
                          const char *abase, int64_t agrp, bool packa, char *y, double alpha,
@@ -343,23 +368,26 @@ static void fwd_bo_chunk(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padg
             const int64_t mm = kg - i0 < mr ? kg - i0 : mr;
             const char *a = abase + (grp * agrp + i0 * T) * (int64_t)es;
             char *yc = y + ((n0 + ni) * ys[0] + (grp * kg + i0) * ys[1]) * (int64_t)es;
+            if (nrun == 1) {
+                bo_tile(uk, es, mm, runs[0].len, T, a, rs_a, cs_a, poff,
+                        b + runs[0].j0 * (int64_t)es, yc + runs[0].base * (int64_t)es, ys[1],
+                        alpha, beta);
+                continue;
+            }
+            /* y's lines of the tile fetched while the products are summed (as the
+             * micro-kernel does for a C it stores itself) */
+            for (int r = 0; r < nrun; r++)
+                for (int64_t i = 0; i < mm; i++) {
+                    const char *yr = yc + (i * ys[1] + runs[r].base) * (int64_t)es;
+                    for (int64_t e = 0; e < runs[r].len * (int64_t)es; e += 64)
+                        __builtin_prefetch(yr + e, 1);
+                    __builtin_prefetch(yr + runs[r].len * (int64_t)es - 1, 1);
+                }
             if (beta != 0) { /* y's cells into the tile, the lanes past Q zero */
                 memset(tile, 0, (size_t)(mm * nr) * es);
                 load(es, mm, yoff, yc, nrun, runs, nn, nr, tile);
             }
-            /* K blocks as pdnn_gemm_macro's: alpha each, beta then 1 */
-            for (int64_t pk = 0; pk < T; pk += PDNN_GEMM_KC) {
-                const int64_t kc = T - pk < PDNN_GEMM_KC ? T - pk : PDNN_GEMM_KC;
-                const double bk = pk == 0 ? beta : 1.0;
-                if (es == sizeof(float))
-                    uk->f32_bo((size_t)mm, (size_t)nn, (size_t)kc, (const float *)a + pk * cs_a,
-                               rs_a, cs_a, poff + pk, (const float *)b, (float *)tile, nr, 1,
-                               (float)alpha, (float)bk);
-                else
-                    uk->f64_bo((size_t)mm, (size_t)nn, (size_t)kc, (const double *)a + pk * cs_a,
-                               rs_a, cs_a, poff + pk, (const double *)b, (double *)tile, nr, 1,
-                               alpha, bk);
-            }
+            bo_tile(uk, es, mm, nn, T, a, rs_a, cs_a, poff, b, tile, nr, alpha, beta);
             store(es, mm, yoff, yc, nrun, runs, nr, tile);
         }
     }
