@@ -166,6 +166,12 @@ static void test_edges(pdnnDataType_t t)
     s = tu_conv_shape1d(t, 3, 1, 2, 5, 300, 3, 2, 1, 1);
     check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
     check_dir(&s, PDNN_CONV_FWD, false, 0.5, 2.0);
+    /* images above the padded chunk's 512 KiB: one image a chunk, the later chunks
+     * keeping the first one's padding zeros (stride 2 phases and stride 1) */
+    s = tu_conv_shape2d(t, 2, 1, 3, 2, 170, 340, 3, 3, 2, 1, 1);
+    check_all_dirs(&s, true);
+    s = tu_conv_shape2d(t, 2, 1, 3, 1, 170, 340, 3, 3, 1, 2, 1);
+    check_all_dirs(&s, true);
     s = tu_conv_shape2d(t, 2, 2, 2, 3, 40, 38, 3, 3, 3, 2, 2);
     s.pe[1] = 0;
     tu_conv_finish_shape(&s);

@@ -178,9 +178,11 @@ void pdnn_conv_gemm_pad_taps(const pdnn_conv_problem *p, const pdnn_conv_gemm_ge
 /* True when the padded copy of an image is x's image itself, bit for bit (no padding,
  * no cropping, stride 1, the image packed): one copy of pg->img elements per image does. */
 bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg);
-/* Plane (image n, channel c) of x (g's strides) into its padded copy dst. */
+/* Plane (image n, channel c) of x (g's strides) into its padded copy dst. zeroed: dst
+ * already holds a plane padded with this geometry (a later chunk of images in the same
+ * buffer), whose padding zeros are then kept: only x's elements are written. */
 void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                              const void *x, int64_t n, int64_t c, void *dst);
+                              const void *x, int64_t n, int64_t c, void *dst, bool zeroed);
 
 /* ---- the forward core (conv_cpu_gemm_fwd.c), also backward data at stride 1 */
 

@@ -316,7 +316,8 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
                                x + (n0 + ni) * g.geo.xs[0] * (int64_t)es, (size_t)u.pg.img * es);
                 } else if (r < g.g * cg) {
                     pdnn_conv_gemm_pad_plane(&g, &u.pg, x, n0 + ni, r,
-                                             b.pad + (ni * u.pg.img + r * u.pg.ps) * (int64_t)es);
+                                             b.pad + (ni * u.pg.img + r * u.pg.ps) * (int64_t)es,
+                                             ic > 0);
                 } else {
                     const int64_t pnl = (r - g.g * cg) / u.nrb, rb = (r - g.g * cg) % u.nrb;
                     const int64_t l0 = Q * rb / u.nrb, l1 = Q * (rb + 1) / u.nrb;

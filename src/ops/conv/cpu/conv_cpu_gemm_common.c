@@ -456,14 +456,14 @@ bool pdnn_conv_gemm_pad_is_copy(const pdnn_conv_gemm_geom *g, const pdnn_conv_ge
 }
 
 void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                              const void *x, int64_t n, int64_t c, void *dst)
+                              const void *x, int64_t n, int64_t c, void *dst, bool zeroed)
 {
     const size_t es = g->es;
     const int64_t *pd = pg->pd, *xs = g->geo.xs, *in = g->geo.in, *pad = g->geo.pad;
     const int64_t base = n * xs[0] + c * xs[1];
     if (pad_plain(pg) && (xs[4] == 1 || in[2] == 1)) {
         /* unit-stride rows: zero the plane, then copy the rows inside x */
-        memset(dst, 0, (size_t)(pd[0] * pd[1] * pd[2]) * es);
+        if (!zeroed) memset(dst, 0, (size_t)(pd[0] * pd[1] * pd[2]) * es);
         const int64_t lo = pad[2] < 0 ? 0 : pad[2];
         const int64_t hi = pad[2] + in[2] < pd[2] ? pad[2] + in[2] : pd[2];
         if (hi <= lo) return;
@@ -482,7 +482,7 @@ void pdnn_conv_gemm_pad_plane(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm
     }
     /* any layout: zero the plane (phase blocks may hold positions past pd), then every
      * padded row inside x, its columns dealt to their phases */
-    memset(dst, 0, (size_t)pg->ps * es);
+    if (!zeroed) memset(dst, 0, (size_t)pg->ps * es);
     const int64_t *ph = pg->ph, *q = pg->q;
     for (int64_t j0 = 0; j0 < pd[0]; j0++)
         for (int64_t j1 = 0; j1 < pd[1]; j1++) {

@@ -501,7 +501,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < nimg * g.g * g.geo.cg; i++) {
                     const int64_t ni = i / (g.g * g.geo.cg), c = i % (g.g * g.geo.cg);
-                    pdnn_conv_gemm_pad_plane(&g, &pg, x, n0 + ni, c, b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es);
+                    pdnn_conv_gemm_pad_plane(&g, &pg, x, n0 + ni, c,
+                                             b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es, ic > 0);
                 }
             }
             if (bo) {
