@@ -215,3 +215,228 @@ void pdnn_f32_dwmf_masks__avx512(size_t nout, size_t gw, size_t gwv, size_t nr,
         vi = _mm512_mask_add_epi32(vi, k, vi, one);
     }
 }
+
+/* The 3 x 3 kernels (dwmf_ukernels.h): a plane swept vector by vector, each tap row's
+ * source vector loaded once (in place, lanes outside the source plane zeroed and unread)
+ * and its column taps made by lane shifts from the previous and next vectors of the row. */
+
+/* 16 floats of the source plane s (n elements) from flat offset o; lanes outside [0, n)
+ * are zero and never read. */
+AI __m512 ld3(const float *s, ptrdiff_t o, ptrdiff_t n)
+{
+    if (o >= 0 && o + L <= n) return _mm512_loadu_ps(s + o);
+    const ptrdiff_t lo = o < 0 ? -o : 0, hi = n - o;
+    if (lo >= L || hi <= 0) return _mm512_setzero_ps();
+    const uint32_t up = hi >= L ? 0xFFFFu : (1u << hi) - 1u;
+    const __mmask16 k = (__mmask16)(up & ~((1u << lo) - 1u));
+    return _mm512_maskz_loadu_ps(k, at(s, o));
+}
+
+/* The mask at p, loaded straight into a mask register (compilers otherwise go through a
+ * general register, a port-5 move). */
+AI __mmask16 kld(const uint16_t *p)
+{
+    __mmask16 k;
+    __asm__("kmovw %1, %0" : "=k"(k) : "m"(*p));
+    return k;
+}
+
+/* The load masks of tap row r's next vector (flat b + (r - 1) W, b = 16 (v + 1)) for every
+ * vector v < nv: lanes inside [0, n). */
+AI void load_masks(size_t nv, ptrdiff_t W, ptrdiff_t n, uint16_t *lm)
+{
+    for (size_t v = 0; v < nv; v++)
+        for (int r = 0; r < 3; r++) {
+            const ptrdiff_t o = (ptrdiff_t)(v + 1) * L + (r - 1) * W;
+            const ptrdiff_t lo = o < 0 ? -o : 0, hi = n - o;
+            uint32_t k = 0;
+            if (lo < L && hi > 0) {
+                const uint32_t up = hi >= L ? 0xFFFFu : (1u << hi) - 1u;
+                k = up & ~((1u << lo) - 1u);
+            }
+            lm[v * 3 + (size_t)r] = (uint16_t)k;
+        }
+}
+
+/* Lanes shifted up by one (lane 0 from p's lane 15) and down by one (lane 15 from q's 0). */
+AI __m512 shl1(__m512 c, __m512 p)
+{
+    return _mm512_castsi512_ps(
+        _mm512_alignr_epi32(_mm512_castps_si512(c), _mm512_castps_si512(p), 15));
+}
+
+AI __m512 shr1(__m512 q, __m512 c)
+{
+    return _mm512_castsi512_ps(
+        _mm512_alignr_epi32(_mm512_castps_si512(q), _mm512_castps_si512(c), 1));
+}
+
+/* The vectors [v0, v1) of a plane whose next-vector loads (flat b + (r - 1) W, b = 16 (v +
+ * 1)) all lie inside the source plane: loaded without masks. */
+AI void safe_range(size_t nv, ptrdiff_t W, ptrdiff_t n, size_t *v0, size_t *v1)
+{
+    /* b - W >= 0 and b + W + 16 <= n */
+    const ptrdiff_t lo = (W + L - 1) / L - 1, hi = (n - W - L) / L - 1;
+    *v0 = lo < 0 ? 0 : (size_t)lo;
+    *v1 = n - W - L < L ? 0 : (size_t)(hi + 1);
+    if (*v1 > nv) *v1 = nv;
+    if (*v0 > *v1) *v0 = *v1;
+}
+
+/* d (lanes k) = alpha a (+ beta d), a plain masked store at alpha 1, beta 0. */
+AI void st3(float *d, __m512 a, __mmask16 k, __m512 va, __m512 vb, float alpha, float beta)
+{
+    if (alpha == 1 && beta == 0)
+        _mm512_mask_storeu_ps(d, k, a);
+    else
+        blend_st(d, a, k, va, vb, beta);
+}
+
+/* One output vector v of conv3: the tap rows' previous, current and next source vectors
+ * in pv, cv (the next loaded here, masked unless SAFE), sums in tap order. */
+AI __m512 conv3_vec(const int SAFE, const float *s, ptrdiff_t W, size_t v,
+                    const uint16_t *lm, const uint16_t *masks, const __m512 *wv, __m512 *pv, __m512 *cv)
+{
+    const ptrdiff_t b = (ptrdiff_t)(v + 1) * L;
+    const uint16_t *m = masks + v * 9;
+    __m512 a = _mm512_setzero_ps();
+#pragma GCC unroll 3
+    for (int r = 0; r < 3; r++) {
+        const __m512 nx = SAFE ? _mm512_loadu_ps(s + b + (r - 1) * W)
+                               : _mm512_maskz_loadu_ps(kld(lm + v * 3 + r), at(s, b + (r - 1) * W));
+        a = _mm512_mask3_fmadd_ps(wv[3 * r], shl1(cv[r], pv[r]), a,
+                                  kld(m + 3 * r));
+        a = _mm512_mask3_fmadd_ps(wv[3 * r + 1], cv[r], a,
+                                  kld(m + 3 * r + 1));
+        a = _mm512_mask3_fmadd_ps(wv[3 * r + 2], shr1(nx, cv[r]), a,
+                                  kld(m + 3 * r + 2));
+        pv[r] = cv[r];
+        cv[r] = nx;
+    }
+    return a;
+}
+
+/* Output vectors v and v + 1 of conv3 (two independent chains), as conv3_vec. INNER (with
+ * SAFE): both vectors full, every lane's source rows inside the plane, so that a tap's
+ * mask is its column's (the middle row's) and the middle column's is all lanes. */
+AI void conv3_vec2(const int SAFE, const int INNER, const float *s, ptrdiff_t W, size_t v, const uint16_t *lm,
+                   const uint16_t *masks, const __m512 *wv, __m512 *pv, __m512 *cv, __m512 *a0,
+                   __m512 *a1)
+{
+    const ptrdiff_t b = (ptrdiff_t)(v + 1) * L;
+    const uint16_t *m = masks + v * 9;
+    __m512 x = _mm512_setzero_ps(), y = _mm512_setzero_ps();
+    __mmask16 kl0 = 0, kr0 = 0, kl1 = 0, kr1 = 0;
+    if (INNER) {
+        kl0 = kld(m + 3);
+        kr0 = kld(m + 5);
+        kl1 = kld(m + 12);
+        kr1 = kld(m + 14);
+    }
+#pragma GCC unroll 3
+    for (int r = 0; r < 3; r++) {
+        const ptrdiff_t o = b + (r - 1) * W;
+        if (INNER) {
+            const __m512 n1 = _mm512_loadu_ps(s + o), n2 = _mm512_loadu_ps(s + o + L);
+            x = _mm512_mask3_fmadd_ps(wv[3 * r], shl1(cv[r], pv[r]), x, kl0);
+            y = _mm512_mask3_fmadd_ps(wv[3 * r], shl1(n1, cv[r]), y, kl1);
+            x = _mm512_fmadd_ps(wv[3 * r + 1], cv[r], x);
+            y = _mm512_fmadd_ps(wv[3 * r + 1], n1, y);
+            x = _mm512_mask3_fmadd_ps(wv[3 * r + 2], shr1(n1, cv[r]), x, kr0);
+            y = _mm512_mask3_fmadd_ps(wv[3 * r + 2], shr1(n2, n1), y, kr1);
+            pv[r] = n1;
+            cv[r] = n2;
+            continue;
+        }
+        const __m512 n1 = SAFE ? _mm512_loadu_ps(s + o)
+                               : _mm512_maskz_loadu_ps(kld(lm + v * 3 + r), at(s, o));
+        const __m512 n2 = SAFE ? _mm512_loadu_ps(s + o + L)
+                               : _mm512_maskz_loadu_ps(kld(lm + v * 3 + 3 + r), at(s, o + L));
+        x = _mm512_mask3_fmadd_ps(wv[3 * r], shl1(cv[r], pv[r]), x, kld(m + 3 * r));
+        y = _mm512_mask3_fmadd_ps(wv[3 * r], shl1(n1, cv[r]), y, kld(m + 9 + 3 * r));
+        x = _mm512_mask3_fmadd_ps(wv[3 * r + 1], cv[r], x, kld(m + 3 * r + 1));
+        y = _mm512_mask3_fmadd_ps(wv[3 * r + 1], n1, y, kld(m + 9 + 3 * r + 1));
+        x = _mm512_mask3_fmadd_ps(wv[3 * r + 2], shr1(n1, cv[r]), x, kld(m + 3 * r + 2));
+        y = _mm512_mask3_fmadd_ps(wv[3 * r + 2], shr1(n2, n1), y, kld(m + 9 + 3 * r + 2));
+        pv[r] = n1;
+        cv[r] = n2;
+    }
+    *a0 = x;
+    *a1 = y;
+}
+
+/* An edge pair of conv3 (loads masked unless safe), stored. */
+static void conv3_pair(const float *s, ptrdiff_t W, size_t v, int safe, const uint16_t *lm,
+                       const uint16_t *masks, const __m512 *wv, __m512 *pv, __m512 *cv,
+                       float *d, size_t nv, __mmask16 klast, __m512 va, __m512 vb, float alpha,
+                       float beta)
+{
+    __m512 a0, a1;
+    if (safe)
+        conv3_vec2(1, 0, s, W, v, lm, masks, wv, pv, cv, &a0, &a1);
+    else
+        conv3_vec2(0, 0, s, W, v, lm, masks, wv, pv, cv, &a0, &a1);
+    st3(d + v * L, a0, (__mmask16)0xFFFF, va, vb, alpha, beta);
+    st3(d + v * L + L, a1, v + 2 == nv ? klast : (__mmask16)0xFFFF, va, vb, alpha, beta);
+}
+
+void pdnn_f32_dwmf_conv3__avx512(size_t np, const float *src, ptrdiff_t scs, size_t nsrc,
+                                 size_t gw, const uint16_t *masks, const float *w,
+                                 ptrdiff_t wcs, size_t nout, float *dst, ptrdiff_t dcs,
+                                 float alpha, float beta)
+{
+    const size_t nv = (nout + L - 1) / L;
+    const ptrdiff_t W = (ptrdiff_t)gw, n = (ptrdiff_t)nsrc;
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    const __mmask16 klast = first(nout - (nv - 1) * L), kall = (__mmask16)0xFFFF;
+    size_t v0, v1;
+    uint16_t lm[3 * PDNN_DWMF_GRID3_MAX / L];
+    if (nv > PDNN_DWMF_GRID3_MAX / L) return;
+    load_masks(nv, W, n, lm);
+    safe_range(nv, W, n, &v0, &v1);
+    /* inner vectors: 16 v >= W, 16 (v + 1) <= min(n - W, nout), within [v0, v1) */
+    const ptrdiff_t ihi = (n - W < (ptrdiff_t)nout ? n - W : (ptrdiff_t)nout);
+    size_t i0 = (size_t)(W + L - 1) / L, i1 = ihi >= L ? (size_t)(ihi / L) : 0;
+    if (i0 < v0) i0 = v0;
+    if (i1 > v1) i1 = v1;
+    const int plain = alpha == 1 && beta == 0;
+    for (size_t p = 0; p < np; p++) {
+        const float *s = src + (ptrdiff_t)p * scs;
+        float *d = dst + (ptrdiff_t)p * dcs;
+        __m512 wv[9];
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) wv[t] = _mm512_set1_ps(w[(ptrdiff_t)p * wcs + t]);
+        __m512 pv[3], cv[3];
+#pragma GCC unroll 3
+        for (int r = 0; r < 3; r++) {
+            pv[r] = _mm512_setzero_ps();
+            cv[r] = ld3(s, (r - 1) * W, n);
+        }
+        size_t v = 0;
+        /* edge pairs, inner pairs, edge pairs, a last single vector */
+        for (; v + 1 < nv && !(v >= i0 && v + 2 <= i1); v += 2)
+            conv3_pair(s, W, v, v >= v0 && v + 2 <= v1, lm, masks, wv, pv, cv, d, nv, klast, va,
+                       vb, alpha, beta);
+        if (plain) {
+            for (; v + 2 <= i1; v += 2) {
+                __m512 a0, a1;
+                conv3_vec2(1, 1, s, W, v, lm, masks, wv, pv, cv, &a0, &a1);
+                _mm512_storeu_ps(d + v * L, a0);
+                _mm512_storeu_ps(d + v * L + L, a1);
+            }
+        } else {
+            for (; v + 2 <= i1; v += 2) {
+                __m512 a0, a1;
+                conv3_vec2(1, 1, s, W, v, lm, masks, wv, pv, cv, &a0, &a1);
+                blend_st(d + v * L, a0, kall, va, vb, beta);
+                blend_st(d + v * L + L, a1, kall, va, vb, beta);
+            }
+        }
+        for (; v + 1 < nv; v += 2)
+            conv3_pair(s, W, v, v >= v0 && v + 2 <= v1, lm, masks, wv, pv, cv, d, nv, klast, va,
+                       vb, alpha, beta);
+        if (v < nv)
+            st3(d + v * L, conv3_vec(0, s, W, v, lm, masks, wv, pv, cv), klast, va, vb, alpha,
+                beta);
+    }
+}

@@ -20,7 +20,8 @@
  *    split into their column taps by permutes in registers, backward data by even and
  *    odd dx columns from shifted dy loads (conv_cpu_direct_dw_s2.c);
  *  - otherwise, FLOAT at AVX-512, multiplier 1, stride 1 with the output width equal to
- *    the input width, flat planes of at most 4096 outputs (1-d and 2-d): masked flat
+ *    the input width, flat planes of at most 4096 outputs (16384 for 3 x 3 filters at
+ *    unit dilation, padding 1; 1-d and 2-d): masked flat
  *    planes, every tap one masked load of the plane in place and one multiply-add per 16
  *    outputs, no copies (conv_cpu_direct_dw_flat.c; except where the next path measures
  *    faster, there listed);

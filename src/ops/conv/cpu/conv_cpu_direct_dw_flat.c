@@ -6,6 +6,11 @@
  * lanes whose source pixel lies inside it (row i + dr in [0, rows), column j + dc in
  * [0, W)): one masked load and one masked fused multiply-add a tap and vector, the masks
  * built once a call for every (vector, tap) (dwmf_ukernels.h). Padding taps add nothing.
+ * 3 x 3 filters at unit dilation with padding 1 before (MobileNet's depthwise layers) take
+ * planes of up to MF_GRID3_MAX elements, and forward / backward data with rows of 16 or
+ * more use the shifted-lane kernel (conv3): each tap row's source vector loaded once, its
+ * column taps lane shifts, two masks a vector inside the plane (same sums, same order).
+ * Taps are listed by increasing flat offset (backward data: the rotated filter's order).
  *  - forward: source x, destination y, dr = r dil - pad (rows), dc likewise;
  *  - backward data: the correlation of dy with the rotated filter, dr = pad - r dil;
  *  - backward filter: the forward's geometry, each tap's sums kept as 16 lanes (in
@@ -26,7 +31,10 @@
 #define MF_TAPS PDNN_DWMF_TAPS
 /* Destination plane elements at most (its masks table on the stack). */
 #define MF_GRID_MAX 4096
-#define MF_MASKS (MF_GRID_MAX / L * MF_TAPS)
+/* ... and for 3 x 3 filters at unit dilation and padding 1 (the shifted-lane kernels) */
+#define MF_GRID3_MAX 16384
+#define MF_MASKS (MF_GRID_MAX / L * MF_TAPS > MF_GRID3_MAX / L * 9 ? MF_GRID_MAX / L * MF_TAPS \
+                                                                  : MF_GRID3_MAX / L * 9)
 #define MF_GROUP 8 /* planes a kernel call (forward, backward data) */
 /* Where the other NCHW paths of conv_cpu_direct_dw_cb.c measure faster (1 thread,
  * MobileNet-v2 3x3 layers): forward and backward data of destination planes of
@@ -50,9 +58,12 @@ typedef struct {
     ptrdiff_t rbase[MF_TAPS], cbase[MF_TAPS]; /* source offsets of a row / column */
     int64_t fr[MF_TAPS], fc[MF_TAPS];         /* filter row / column of a tap row / column */
     int64_t nout, W;                          /* destination elements, width (pitch) */
+    int64_t nsrc;                             /* source plane elements */
+    bool k3; /* 3 x 3 taps at offsets (r - 1) W + c - 1 (conv3 for rows of a vector or more) */
     int64_t ntap;
     ptrdiff_t toff[MF_TAPS];
     int64_t wo[MF_TAPS]; /* filter offset within a channel */
+    bool wseq;           /* a channel's taps back to back in tap order (wo[t] == t) */
     uint16_t *masks;
 } mf_grid;
 
@@ -70,16 +81,17 @@ static int64_t mf_woff(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int
 }
 
 /* One axis: k taps of dilation d, padding pad, over a source axis of n elements (pitch P);
- * tap r's offset sg (r d - pad) (sg = 1: forward; -1: backward data). */
+ * filter tap r's offset sg (r d - pad) (sg = 1: forward; -1: backward data), listed by
+ * increasing offset (backward data: filter taps from the last). */
 static void mf_axis(int64_t k, int64_t d, int64_t pad, int64_t sg, int64_t n, int64_t P,
                     int32_t *dv, int32_t *hv, ptrdiff_t *base, int64_t *f)
 {
-    for (int64_t r = 0; r < k; r++) {
-        const int64_t u = sg * (r * d - pad);
-        dv[r] = (int32_t)u;
-        hv[r] = (int32_t)n;
-        base[r] = (ptrdiff_t)(u * P);
-        f[r] = r;
+    for (int64_t i = 0; i < k; i++) {
+        const int64_t r = sg > 0 ? i : k - 1 - i, u = sg * (r * d - pad);
+        dv[i] = (int32_t)u;
+        hv[i] = (int32_t)n;
+        base[i] = (ptrdiff_t)(u * P);
+        f[i] = r;
     }
 }
 
@@ -100,7 +112,10 @@ static bool mf_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
     const int64_t sh = bwd ? OH : H, dh = bwd ? H : OH, sg = bwd ? -1 : 1;
     R->nout = dh * W;
     R->W = W;
-    if (R->nout > MF_GRID_MAX) return false;
+    R->nsrc = sh * W;
+    R->k3 = G->kern[1] == 3 && G->kern[2] == 3 && G->dil[1] == 1 && G->dil[2] == 1 &&
+            G->pad[1] == 1 && G->pad[2] == 1;
+    if (R->nout > (R->k3 ? MF_GRID3_MAX : MF_GRID_MAX)) return false;
     R->nr = (int)G->kern[1];
     R->nc = (int)G->kern[2];
     mf_axis(G->kern[1], G->dil[1], G->pad[1], sg, sh, W, R->dr, R->hr, R->rbase, R->fr);
@@ -116,6 +131,8 @@ static bool mf_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
     } else if (R->nout > MF_MID_LO && R->nout <= MF_MID_HI && W >= 16) {
         return false;
     }
+    R->wseq = true;
+    for (int64_t t = 0; t < R->ntap; t++) R->wseq = R->wseq && R->wo[t] == t;
     R->masks = masks;
     pdnn_f32_dwmf_masks__avx512((size_t)R->nout, (size_t)W, (size_t)W, (size_t)R->nr, R->dr,
                                 R->hr, (size_t)R->nc, R->dc, R->wc, masks);
@@ -133,9 +150,7 @@ static int mf_threads(int nthreads, int64_t units, double work)
 static const float *mf_weights(const mf_grid *R, const float *w, int64_t ws0, int64_t c,
                                int64_t np, float *wb, ptrdiff_t *wcs)
 {
-    bool seq = true;
-    for (int64_t t = 0; t < R->ntap; t++) seq = seq && R->wo[t] == t;
-    if (seq) {
+    if (R->wseq) {
         *wcs = (ptrdiff_t)ws0;
         return w + c * ws0;
     }
@@ -186,9 +201,14 @@ static bool mf_conv(const pdnn_conv_problem *p, bool bwd, const float *src, cons
                 mf_prefetch(s + np * ss[1], np * ss[1], 0);
                 mf_prefetch(d + np * ds[1], np * ds[1], 1);
             }
-            pdnn_f32_dwmf_conv__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.ntap, R.toff,
-                                       R.masks, wp, wcs, (size_t)R.nout, d, (ptrdiff_t)ds[1],
-                                       alpha, beta);
+            if (R.k3 && R.W >= L)
+                pdnn_f32_dwmf_conv3__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.nsrc,
+                                            (size_t)R.W, R.masks, wp, wcs, (size_t)R.nout, d,
+                                            (ptrdiff_t)ds[1], alpha, beta);
+            else
+                pdnn_f32_dwmf_conv__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.ntap,
+                                           R.toff, R.masks, wp, wcs, (size_t)R.nout, d,
+                                           (ptrdiff_t)ds[1], alpha, beta);
             u += np;
         }
     }
