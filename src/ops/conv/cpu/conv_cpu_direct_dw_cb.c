@@ -512,9 +512,17 @@ bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
     const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
     const int64_t T = kh * kw, C = p->g, nblk = (C + L - 1) / L;
     ptrdiff_t toff[CB_TAPS];
+    int tr1[CB_TAPS], tr2[CB_TAPS];
+    int64_t wo[CB_TAPS];
     for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
-        for (int64_t r2 = 0; r2 < kw; r2++, t++)
+        for (int64_t r2 = 0; r2 < kw; r2++, t++) {
             toff[t] = (ptrdiff_t)((r1 * G.dil[1] * S.PW + r2 * G.dil[2]) * L);
+            tr1[t] = (int)r1;
+            tr2[t] = (int)r2;
+        }
+    /* a channel's taps back to back in tap order: the block's sums stored by the unpack
+     * kernel (one transpose), else one by one */
+    const bool seq = cb_woffs(p, &G, T, tr1, tr2, wo);
     const int nt = cb_threads(nthreads, nblk, (double)p->n * C * OH * OW * T);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -545,17 +553,21 @@ bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
                              (ptrdiff_t)(OW * L), acc);
                 }
             }
+            if (seq) {
+                uk->unpack((size_t)nc, 1, (size_t)T, acc, 0, dw + c0 * G.ws[0], 0, G.ws[0],
+                           alpha, beta);
+                continue;
+            }
             for (int64_t j = 0; j < nc; j++)
-                for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
-                    for (int64_t r2 = 0; r2 < kw; r2++, t++) {
-                        float *o = dw + cb_woff(p, &G, c0 + j, r1, r2);
-                        float v = alpha * acc[t * L + j];
-                        if (beta != 0) {
-                            const float u = beta * *o;
-                            v = v + u;
-                        }
-                        *o = v;
+                for (int64_t t = 0; t < T; t++) {
+                    float *o = dw + (c0 + j) * G.ws[0] + wo[t];
+                    float v = alpha * acc[t * L + j];
+                    if (beta != 0) {
+                        const float u = beta * *o;
+                        v = v + u;
                     }
+                    *o = v;
+                }
         }
     }
     return true;
