@@ -121,7 +121,18 @@ AI void bwdf_grp(const int NP, const int NT, const float *s, ptrdiff_t scs, ptrd
 #pragma GCC unroll 2
         for (int p = 0; p < NP; p++) a[p][t] = _mm512_setzero_ps();
     }
-    for (size_t n = 0; n < nimg; n++)
+    for (size_t n = 0; n < nimg; n++) {
+        /* small planes: the planes two images on (a stride apart, no hardware stream) */
+        if (n + 2 < nimg && nout <= 256)
+#pragma GCC unroll 2
+            for (int p = 0; p < NP; p++) {
+                const char *xs = (const char *)at(s, (ptrdiff_t)(n + 2) * sns + p * scs);
+                const char *ds = (const char *)at(dy, (ptrdiff_t)(n + 2) * dns + p * dcs);
+                for (size_t o = 0; o < nout * sizeof(float); o += 64) {
+                    __builtin_prefetch(xs + o, 0, 3);
+                    __builtin_prefetch(ds + o, 0, 3);
+                }
+            }
         for (size_t v = 0; v < nv; v++) {
             const __mmask16 kd = v + 1 == nv ? first(nout - v * L) : (__mmask16)0xFFFF;
             const float *dn = dy + (ptrdiff_t)n * dns, *sv = s + (ptrdiff_t)n * sns + v * L;
@@ -139,6 +150,7 @@ AI void bwdf_grp(const int NP, const int NT, const float *s, ptrdiff_t scs, ptrd
                 }
             }
         }
+    }
 #pragma GCC unroll 12
     for (int t = 0; t < NT; t++)
 #pragma GCC unroll 2
