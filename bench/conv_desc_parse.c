@@ -80,6 +80,9 @@ int conv_desc_parse(const char *str, conv_desc *out, char *err, size_t errn)
             if (e - b >= 2 && *b == '"' && e[-1] == '"') {
                 b++;
                 e--;
+            } else if (e > b && (*b == '"' || e[-1] == '"')) {
+                return fail(err, errn, "name %s has an unmatched quote (n\"NAME\" or nNAME)",
+                            p + 1);
             }
             if (e - b >= (ptrdiff_t)sizeof name)
                 return fail(err, errn, "name '%s' longer than %d characters", p + 1,
