@@ -4,34 +4,11 @@
  * VMASK_FIRST VMLOADZ VMSTORE). Contract in gemm_ldb_ukernels.h. The body is
  * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
  * narrow tile runs only the multiply-adds of its columns; the accumulators stay in
- * registers. A full tile of 6 rows addresses A's rows from two pointers and one stride
- * (rows 0-2 and 3-5), and the steps run in prefetch-free runs between the prefetches:
- * the loop's indices all fit in general registers whatever A's strides (with six row
- * offsets and per-step prefetch bookkeeping, gcc moved some through vector registers on
- * the multiply-add port: a packed A, 3 vectors, in L1 ran at 147 GFLOP/s, 171 now). */
+ * registers. */
 
 #define UK_NR (UK_NV * UK_W)
 #define UK_UNROLL _Pragma("GCC unroll 16")
 #define UK_LINES ((int)(UK_NR * sizeof(UK_T) / 64))
-
-/* One step k of the sums: B's row (nv vectors, the last masked or not) times A's MR
- * values ai(i). */
-#define UK_STEP(AI)                                                                       \
-    do {                                                                                  \
-        V bv[UK_NV];                                                                      \
-        UK_UNROLL for (int j = 0; j < UK_NV; j++) {                                       \
-            if (j >= nv) break;                                                           \
-            bv[j] = masked && j == nv - 1 ? VMLOADZ(mk, b + UK_W * j) : VLOADU(b + UK_W * j); \
-        }                                                                                 \
-        UK_UNROLL for (int i = 0; i < UK_MR; i++) {                                       \
-            const V ai = VSET1(AI(i));                                                    \
-            UK_UNROLL for (int j = 0; j < UK_NV; j++) {                                   \
-                if (j >= nv) break;                                                       \
-                acc[i][j] = VFMA(ai, bv[j], acc[i][j]);                                   \
-            }                                                                             \
-        }                                                                                 \
-        b += ldb;                                                                         \
-    } while (0)
 
 static inline __attribute__((always_inline)) void
 uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
@@ -40,57 +17,37 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         size_t pfn)
 {
     if (!pf) pfn = 0;
-    /* one prefetched row every pfe steps, the first at step 0: the steps run in runs of
-     * pfe between the prefetches (no per-step bookkeeping) */
+    /* one prefetched row every pfe steps, the first at step 0 */
     const size_t pfe = pfn && kc / pfn > 1 ? kc / pfn : 1;
+    size_t cnt = 0;
+    ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
+    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+        ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
     V acc[UK_MR][UK_NV];
     UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
         acc[i][j] = VZERO();
-    size_t k = 0;
-    if (UK_MR == 6 && mr == 6) {
-        /* full tile: rows 0-2 and 3-5 at 0, 1, 2 row strides from two pointers (three
-         * general registers for A's six rows: the step's loop keeps all its indices in
-         * registers, whatever A's strides) */
-        const ptrdiff_t rsb = rs_a * (ptrdiff_t)sizeof(UK_T), csb = cs_a * (ptrdiff_t)sizeof(UK_T);
-        const char *a0 = (const char *)a, *a3 = a0 + 3 * rsb;
-#define UK_AI6(i)                                                                         \
-    (*(const UK_T *)((i) < 3 ? a0 + (i) * rsb : a3 + ((i) - 3) * rsb))
-        while (k < kc) {
-            size_t ke = kc;
-            if (pfn) {
-                UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
-                    _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T1);
-                pf += ldb;
-                pfn--;
-                ke = k + pfe < kc ? k + pfe : kc;
-            }
-            for (; k < ke; k++) {
-                UK_STEP(UK_AI6);
-                a0 += csb;
-                a3 += csb;
+    for (size_t k = 0; k < kc; k++) {
+        V bv[UK_NV];
+        UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+            if (j >= nv) break;
+            bv[j] = masked && j == nv - 1 ? VMLOADZ(mk, b + UK_W * j) : VLOADU(b + UK_W * j);
+        }
+        if (pfn && cnt-- == 0) {
+            UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
+                _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T1);
+            pf += ldb;
+            pfn--;
+            cnt = pfe - 1;
+        }
+        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+            const V ai = VSET1(a[ao[i]]);
+            UK_UNROLL for (int j = 0; j < UK_NV; j++) {
+                if (j >= nv) break;
+                acc[i][j] = VFMA(ai, bv[j], acc[i][j]);
             }
         }
-#undef UK_AI6
-    } else {
-        ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
-        UK_UNROLL for (int i = 0; i < UK_MR; i++)
-            ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
-#define UK_AIO(i) a[ao[i]]
-        while (k < kc) {
-            size_t ke = kc;
-            if (pfn) {
-                UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
-                    _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T1);
-                pf += ldb;
-                pfn--;
-                ke = k + pfe < kc ? k + pfe : kc;
-            }
-            for (; k < ke; k++) {
-                UK_STEP(UK_AIO);
-                a += cs_a;
-            }
-        }
-#undef UK_AIO
+        a += cs_a;
+        b += ldb;
     }
     const V va = VSET1(alpha), vb = VSET1(beta);
     const int rd = beta != (UK_T)0; /* C is read */
@@ -139,7 +96,6 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
 }
 
 #undef UK_CASE
-#undef UK_STEP
 #undef UK_LINES
 #undef UK_NR
 #undef UK_UNROLL
