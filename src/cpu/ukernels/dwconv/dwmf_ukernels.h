@@ -16,7 +16,6 @@
 
 #define PDNN_DWMF_LANES 16
 #define PDNN_DWMF_TAPS 25 /* taps at most (the masks kernel: rows and columns each) */
-#define PDNN_DWMF_GRID3_MAX 16384 /* conv3: grid elements at most (else nothing done) */
 
 /* conv: for planes p < np, grid vectors v < ceil(nout / 16), lanes l with f = 16 v + l <
  * nout: dst[p dcs + f] = alpha * sum_{t < ntap, bit l of masks[v ntap + t]}
@@ -36,18 +35,6 @@ void pdnn_f32_dwmf_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptrd
                                 size_t ntap, const ptrdiff_t *toff, const uint16_t *masks,
                                 const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg,
                                 size_t nout, float *sum);
-
-/* conv3: conv for 3 x 3 taps at the flat offsets (r - 1) gw + (c - 1), t = 3 r + c (rows
- * of gw elements; the source plane has nsrc elements, none read outside it), with the
- * masks of that order, nout <= PDNN_DWMF_GRID3_MAX: each source vector of a tap row is
- * loaded once and its column taps are lane shifts of it and its neighbours (two output
- * vectors a step; where every lane's source rows lie inside the plane, two masks a vector
- * instead of nine). Same sums, in the same order, as conv with toff[t] = (r - 1) gw + c - 1
- * (a mask that keeps every lane and no mask add alike). */
-void pdnn_f32_dwmf_conv3__avx512(size_t np, const float *src, ptrdiff_t scs, size_t nsrc,
-                                 size_t gw, const uint16_t *masks, const float *w,
-                                 ptrdiff_t wcs, size_t nout, float *dst, ptrdiff_t dcs,
-                                 float alpha, float beta);
 
 /* masks: the (vector, tap) masks of a grid of nout elements in rows of gw (gwv <= gw of
  * them valid), taps t = r nc + c (r < nr, c < nc <= PDNN_DWMF_TAPS): masks[v nr nc + t] =

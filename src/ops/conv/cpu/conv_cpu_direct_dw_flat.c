@@ -7,10 +7,12 @@
  * [0, W)): one masked load and one masked fused multiply-add a tap and vector, the masks
  * built once a call for every (vector, tap) (dwmf_ukernels.h). Padding taps add nothing.
  * 3 x 3 filters at unit dilation with padding 1 before (MobileNet's depthwise layers) take
- * planes of up to MF_GRID3_MAX elements, and forward / backward data with rows of 16 or
- * more use the shifted-lane kernel (conv3): each tap row's source vector loaded once, its
- * column taps lane shifts, two masks a vector inside the plane (same sums, same order).
- * Taps are listed by increasing flat offset (backward data: the rotated filter's order).
+ * planes of up to MF_GRID3_MAX elements (112 x 112: the channel-block path's packing cost
+ * more). Taps are listed by increasing flat offset (backward data: the rotated filter's
+ * order). (A kernel loading each tap row's source vector once and making its column taps
+ * by lane shifts measured 5% faster on 56 x 56 planes in L2 but 10-30% slower at
+ * minibatch 32, one plane's three row streams at a time against the masked loads' two
+ * planes: not kept.)
  *  - forward: source x, destination y, dr = r dil - pad (rows), dc likewise;
  *  - backward data: the correlation of dy with the rotated filter, dr = pad - r dil;
  *  - backward filter: the forward's geometry, each tap's sums kept as 16 lanes (in
@@ -31,7 +33,7 @@
 #define MF_TAPS PDNN_DWMF_TAPS
 /* Destination plane elements at most (its masks table on the stack). */
 #define MF_GRID_MAX 4096
-/* ... and for 3 x 3 filters at unit dilation and padding 1 (the shifted-lane kernels) */
+/* ... and for 3 x 3 filters at unit dilation and padding 1 */
 #define MF_GRID3_MAX 16384
 #define MF_MASKS (MF_GRID_MAX / L * MF_TAPS > MF_GRID3_MAX / L * 9 ? MF_GRID_MAX / L * MF_TAPS \
                                                                   : MF_GRID3_MAX / L * 9)
@@ -58,8 +60,6 @@ typedef struct {
     ptrdiff_t rbase[MF_TAPS], cbase[MF_TAPS]; /* source offsets of a row / column */
     int64_t fr[MF_TAPS], fc[MF_TAPS];         /* filter row / column of a tap row / column */
     int64_t nout, W;                          /* destination elements, width (pitch) */
-    int64_t nsrc;                             /* source plane elements */
-    bool k3; /* 3 x 3 taps at offsets (r - 1) W + c - 1 (conv3 for rows of a vector or more) */
     int64_t ntap;
     ptrdiff_t toff[MF_TAPS];
     int64_t wo[MF_TAPS]; /* filter offset within a channel */
@@ -112,10 +112,9 @@ static bool mf_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
     const int64_t sh = bwd ? OH : H, dh = bwd ? H : OH, sg = bwd ? -1 : 1;
     R->nout = dh * W;
     R->W = W;
-    R->nsrc = sh * W;
-    R->k3 = G->kern[1] == 3 && G->kern[2] == 3 && G->dil[1] == 1 && G->dil[2] == 1 &&
-            G->pad[1] == 1 && G->pad[2] == 1;
-    if (R->nout > (R->k3 ? MF_GRID3_MAX : MF_GRID_MAX)) return false;
+    const bool k3 = G->kern[1] == 3 && G->kern[2] == 3 && G->dil[1] == 1 && G->dil[2] == 1 &&
+                    G->pad[1] == 1 && G->pad[2] == 1;
+    if (R->nout > (k3 ? MF_GRID3_MAX : MF_GRID_MAX)) return false;
     R->nr = (int)G->kern[1];
     R->nc = (int)G->kern[2];
     mf_axis(G->kern[1], G->dil[1], G->pad[1], sg, sh, W, R->dr, R->hr, R->rbase, R->fr);
@@ -201,14 +200,9 @@ static bool mf_conv(const pdnn_conv_problem *p, bool bwd, const float *src, cons
                 mf_prefetch(s + np * ss[1], np * ss[1], 0);
                 mf_prefetch(d + np * ds[1], np * ds[1], 1);
             }
-            if (R.k3 && R.W >= L)
-                pdnn_f32_dwmf_conv3__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.nsrc,
-                                            (size_t)R.W, R.masks, wp, wcs, (size_t)R.nout, d,
-                                            (ptrdiff_t)ds[1], alpha, beta);
-            else
-                pdnn_f32_dwmf_conv__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.ntap,
-                                           R.toff, R.masks, wp, wcs, (size_t)R.nout, d,
-                                           (ptrdiff_t)ds[1], alpha, beta);
+            pdnn_f32_dwmf_conv__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.ntap, R.toff,
+                                       R.masks, wp, wcs, (size_t)R.nout, d, (ptrdiff_t)ds[1],
+                                       alpha, beta);
             u += np;
         }
     }
