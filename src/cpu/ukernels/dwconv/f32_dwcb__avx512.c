@@ -194,9 +194,61 @@ AI void pack_ld(const int FULL, size_t nc, size_t m, const float *s, ptrdiff_t l
     tr4(v); /* v[k]: pixel k, channels 0 .. 15 */
 }
 
+/* 16 channels x 16 pixels: rows c at s + c ls to pixel vectors o[k] (tr16's transpose,
+ * kept in registers). */
+AI void tr16r(const float *s, ptrdiff_t ls, __m512 *o)
+{
+    __m512 v[4][4]; /* [r][q] */
+    for (int r = 0; r < 4; r++) {
+        for (int l = 0; l < 4; l++) v[r][l] = _mm512_loadu_ps(s + (ptrdiff_t)(4 * l + r) * ls);
+        tr4x128(v[r]);
+    }
+    for (int q = 0; q < 4; q++) {
+        __m512 u[4] = {v[0][q], v[1][q], v[2][q], v[3][q]};
+        tr4(u);
+        for (int k = 0; k < 4; k++) o[4 * q + k] = u[k];
+    }
+}
+
+/* pack of 16 channels whose rows lie back to back (ss1 == n2) into rows of ds1: the
+ * plane transposed flat, 16 pixels at a time (short rows would take a 4-pixel piece or
+ * a partial one each), each pixel vector stored at its row and column. */
+static void pack_rows_flat(size_t n1, size_t n2, const float *src, ptrdiff_t lds, float *dst,
+                           ptrdiff_t ds1)
+{
+    const size_t n = n1 * n2;
+    size_t f = 0, i = 0, j = 0; /* pixel f at row i, column j */
+    __m512 o[16];
+    for (; f + 16 <= n; f += 16) {
+        tr16r(src + f, lds, o);
+        for (int k = 0; k < 16; k++) {
+            _mm512_storeu_ps(dst + (ptrdiff_t)i * ds1 + (ptrdiff_t)(j * L), o[k]);
+            if (++j == n2) {
+                j = 0;
+                i++;
+            }
+        }
+    }
+    for (; f < n; f += 4) {
+        const size_t m = n - f < 4 ? n - f : 4;
+        pack_ld(0, L, m, src + f, lds, o);
+        for (size_t k = 0; k < m; k++) {
+            _mm512_storeu_ps(dst + (ptrdiff_t)i * ds1 + (ptrdiff_t)(j * L), o[k]);
+            if (++j == n2) {
+                j = 0;
+                i++;
+            }
+        }
+    }
+}
+
 void pdnn_f32_dwcb_pack__avx512(size_t nc, size_t n1, size_t n2, const float *src,
                                 ptrdiff_t ss1, ptrdiff_t lds, float *dst, ptrdiff_t ds1)
 {
+    if (nc == PDNN_DWCB_LANES && n1 > 1 && n2 < 16 && ss1 == (ptrdiff_t)n2) {
+        pack_rows_flat(n1, n2, src, lds, dst, ds1);
+        return;
+    }
     for (size_t i = 0; i < n1; i++) {
         const float *s = src + (ptrdiff_t)i * ss1;
         float *d = dst + (ptrdiff_t)i * ds1;
