@@ -26,25 +26,30 @@
 #define S2_ACC 16384
 /* Larger planes: rows this far ahead are prefetched. */
 #define S2_PF_ROWS 8
-/* Backward filter from this many output pixels a channel (all images): below, the channel
- * blocks measure faster (MobileNet-v2 b7, 28x28 -> 14x14 at minibatch 1, 1 thread: 16-17
- * against 25-33 us; b4's 784 pixels: 72 against 89 us here). */
-#define S2_W_MIN 392
 
-static bool s2_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2_plan *pl)
+bool pdnn_dws2_shape(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2_geom *g)
 {
     if (p->dtype != PDNN_DATA_FLOAT || p->c != p->g || p->k != p->g || p->g == 0) return false;
     if (pdnn_cpu_isa() < PDNN_ISA_AVX512) return false;
     if (G->kern[0] != 1 || G->in[0] != 1 || G->out[0] != 1 || G->pad[0] != 0) return false;
     if (G->xs[4] != 1 || G->ys[4] != 1 || (G->xs[1] == 1 && G->ys[1] == 1)) return false;
     if (G->str[1] != 2 || G->str[2] != 2 || G->dil[1] != 1 || G->dil[2] != 1) return false;
-    if (G->kern[1] > KMAX || G->kern[2] > KMAX) return false;
-    if (G->pad[1] < 0 || G->pad[2] < 0) return false;
+    if (G->kern[1] > KMAX || G->kern[2] > KMAX || G->pad[1] < 0 || G->pad[2] < 0) return false;
+    if (p->dir == PDNN_CONV_BWD_FILTER && p->n * G->out[1] * G->out[2] < PDNN_DWS2_W_MIN)
+        return false;
+    const pdnn_dws2_geom s = {G->in[1],   G->in[2],  G->out[1], G->out[2],
+                              G->kern[1], G->kern[2], G->pad[1], G->pad[2],
+                              (ptrdiff_t)G->xs[3], (ptrdiff_t)G->ys[3]};
+    *g = s;
+    return true;
+}
+
+static bool s2_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2_plan *pl)
+{
+    pdnn_dws2_geom g;
+    if (!pdnn_dws2_shape(p, G, &g)) return false;
     /* rows of at most half a chunk's lanes: the channel blocks measure faster */
     if (2 * G->out[2] <= 16 - (G->kern[2] - 1) / 2) return false;
-    if (p->dir == PDNN_CONV_BWD_FILTER && p->n * G->out[1] * G->out[2] < S2_W_MIN) return false;
-    const pdnn_dws2_geom g = {G->in[1],   G->in[2],   G->out[1],  G->out[2],           G->kern[1],
-                          G->kern[2], G->pad[1],  G->pad[2],  (ptrdiff_t)G->xs[3], (ptrdiff_t)G->ys[3]};
     return pdnn_f32_dws2_plan__avx512(&g, pl) != 0;
 }
 

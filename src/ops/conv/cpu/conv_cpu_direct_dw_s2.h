@@ -8,8 +8,18 @@
 
 #include <stdbool.h>
 
+#include "cpu/ukernels/dwconv/dws2_ukernels.h"
 #include "ops/conv/conv_problem.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
+
+/* The set both stride-2 paths (this one and conv_cpu_direct_dw_s2p.c) share: the above,
+ * non-negative padding, and for backward filter at least PDNN_DWS2_W_MIN output pixels a
+ * channel (all images; below it the channel blocks of conv_cpu_direct_dw_cb.c measure
+ * faster, their per-channel cost spread over 16 channels: MobileNet-v2 at minibatch 1, 1
+ * thread, 14x14 -> 7x7 15 against 26 us, 28x28 -> 14x14 16-21 against 25-33 us; at 784
+ * pixels, 56x56 -> 28x28, 72 against 89 us here). g: the planes' geometry when true. */
+#define PDNN_DWS2_W_MIN 392
+bool pdnn_dws2_shape(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2_geom *g);
 
 /* Whether the direction p->dir runs here (what the calls below would do; for tests). */
 bool pdnn_dws2_applies(const pdnn_conv_problem *p);

@@ -19,29 +19,19 @@
 #include "core/par.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/dwconv/dws2p_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2p.h"
 
 #define KMAX PDNN_DWS2P_KMAX
 #define S2P_GROUP 16 /* planes a kernel call (forward, backward data) */
-/* Backward filter from this many output pixels a channel (all images): below it the
- * channel blocks (conv_cpu_direct_dw_cb.c) measure faster, their per-channel cost spread
- * over 16 channels (MobileNet-v2 14x14 -> 7x7, 1 thread: minibatch 1 15 vs 26 us, 4: 101
- * vs 110 us; 8: 249 vs 208 us). */
-#define S2P_W_MIN 392
 
+/* The stride-2 set (pdnn_dws2_shape, backward filter from PDNN_DWS2_W_MIN output pixels a
+ * channel: at 14x14 -> 7x7, minibatch 4 101 vs 110 us, 8: 249 vs 208 us against the
+ * channel blocks), then the plan's own limits. */
 static bool s2p_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2p_plan *pl)
 {
-    if (p->dtype != PDNN_DATA_FLOAT || p->c != p->g || p->k != p->g || p->g == 0) return false;
-    if (pdnn_cpu_isa() < PDNN_ISA_AVX512) return false;
-    if (G->kern[0] != 1 || G->in[0] != 1 || G->out[0] != 1 || G->pad[0] != 0) return false;
-    if (G->xs[4] != 1 || G->ys[4] != 1 || (G->xs[1] == 1 && G->ys[1] == 1)) return false;
-    if (G->str[1] != 2 || G->str[2] != 2 || G->dil[1] != 1 || G->dil[2] != 1) return false;
-    if (G->kern[1] > KMAX || G->kern[2] > KMAX || G->pad[1] < 0 || G->pad[2] < 0) return false;
-    if (p->dir == PDNN_CONV_BWD_FILTER && p->n * G->out[1] * G->out[2] < S2P_W_MIN) return false;
-    const pdnn_dws2_geom g = {G->in[1],  G->in[2],  G->out[1], G->out[2],          G->kern[1],
-                              G->kern[2], G->pad[1], G->pad[2], (ptrdiff_t)G->xs[3],
-                              (ptrdiff_t)G->ys[3]};
-    return pdnn_f32_dws2p_plan__avx512(&g, pl) != 0;
+    pdnn_dws2_geom g;
+    return pdnn_dws2_shape(p, G, &g) && pdnn_f32_dws2p_plan__avx512(&g, pl) != 0;
 }
 
 static int s2p_threads(int nthreads, int64_t units, double work)
