@@ -200,7 +200,7 @@ static bool takes_ldb_a_blocked(const pdnn_conv_problem *p, const pdnn_conv_gemm
 
 /* The forward's row blocks of a filter larger than half of L2 (sized from this
  * machine's L2; skipped where that would make a slow test): the tasks row block before
- * image, uneven row blocks and their last partial MR panel, the 7 x 7 tail, stride-2
+ * image, uneven row blocks and their last partial MR panel, the GEMV tail, stride-2
  * compact chunks, groups; batch 1 and backward data are not row-blocked. */
 static void test_ldb_a_blocked(void)
 {
@@ -212,17 +212,17 @@ static void test_ldb_a_blocked(void)
     }
     tu_conv_shape s;
     const int cg = 300, kg = (int)(half / cg) + 7; /* just past half of L2 */
-    s = shape(3, 1, cg, kg, 3, 3, 1, TU_LAYOUT_PACKED);
+    s = shape(3, 1, cg, kg, 1, 3, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb_a_blocked, true);
-    s = shape(2, 1, kg + 5, cg - 1, 7, 7, 1, TU_LAYOUT_PACKED); /* 48 pixels + the tail */
+    s = shape(2, 1, kg + 5, cg - 1, 1, 17, 1, TU_LAYOUT_PACKED); /* 16 pixels + the tail */
     check_path(&s, fw, takes_ldb_a_blocked, true);
     s = shape(2, 1, 2 * cg, kg / 2 + 1, 5, 4, 2, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb_a_blocked, true);
-    s = shape(2, 2, cg, kg, 2, 2, 1, TU_LAYOUT_PACKED);
+    s = shape(2, 2, cg, kg, 1, 2, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb_a_blocked, true);
-    s = shape(1, 1, cg, kg, 3, 3, 1, TU_LAYOUT_PACKED);
+    s = shape(1, 1, cg, kg, 1, 3, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb_a_blocked, false);
-    s = shape(3, 1, cg, kg, 3, 3, 1, TU_LAYOUT_PACKED);
+    s = shape(2, 1, cg, kg, 1, 3, 1, TU_LAYOUT_PACKED);
     check_path(&s, bd, takes_ldb_a_blocked, false);
 }
 
