@@ -1,4 +1,5 @@
 #include <cpuid.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <strings.h>
 
@@ -36,7 +37,12 @@ pdnn_isa pdnn_cpu_isa_detected(void)
     return (pdnn_isa)cached;
 }
 
-pdnn_isa pdnn_cpu_isa(void)
+/* The capped ISA, read at the first call (and after pdnn_cpu_isa_reread): -1 unread.
+ * Reading the environment at every call cost ~10% of a 1 us convolution (several
+ * kernels are selected per call). */
+static atomic_int capped = -1;
+
+static pdnn_isa read_cap(void)
 {
     pdnn_isa isa = pdnn_cpu_isa_detected();
     const char *cap = pdnn_env_str("PDNN_MAX_CPU_ISA");
@@ -49,6 +55,21 @@ pdnn_isa pdnn_cpu_isa(void)
     else if (!strcasecmp(cap, "avx512") || !strcasecmp(cap, "avx512_core"))
         c = PDNN_ISA_AVX512;
     return c < isa ? c : isa;
+}
+
+pdnn_isa pdnn_cpu_isa(void)
+{
+    int v = atomic_load_explicit(&capped, memory_order_relaxed);
+    if (v < 0) { /* idempotent: a race stores the same value */
+        v = (int)read_cap();
+        atomic_store_explicit(&capped, v, memory_order_relaxed);
+    }
+    return (pdnn_isa)v;
+}
+
+void pdnn_cpu_isa_reread(void)
+{
+    atomic_store_explicit(&capped, -1, memory_order_relaxed);
 }
 
 const char *pdnn_isa_name(pdnn_isa isa)

@@ -9,8 +9,12 @@ typedef enum {
 } pdnn_isa;
 
 /* The ISA kernels may use: what the CPU and OS support, capped by PDNN_MAX_CPU_ISA
- * (scalar | avx2 | avx512, case-insensitive; read at every call so tests can change it). */
+ * (scalar | avx2 | avx512, case-insensitive; read at the first call, as oneDNN reads
+ * its ONEDNN_MAX_CPU_ISA once). */
 pdnn_isa pdnn_cpu_isa(void);
+/* Makes the next pdnn_cpu_isa() read PDNN_MAX_CPU_ISA again (tests that change it
+ * within one process call it after setenv / unsetenv). */
+void pdnn_cpu_isa_reread(void);
 /* What the CPU and OS support, uncapped (detected once). */
 pdnn_isa pdnn_cpu_isa_detected(void);
 const char *pdnn_isa_name(pdnn_isa isa);

@@ -79,11 +79,13 @@ int main(void)
             check_il(ks[k].name, ks[k].il, ends, n);
         }
         setenv("PDNN_MAX_CPU_ISA", ks[k].name, 1);
+        pdnn_cpu_isa_reread();
         TU_CHECK(pdnn_f32_deinterleave2_select() == ks[k].fn &&
                      pdnn_f32_interleave2_select() == ks[k].il,
                  "cap %s selects its kernels", ks[k].name);
     }
     unsetenv("PDNN_MAX_CPU_ISA");
+    pdnn_cpu_isa_reread();
     munmap(mem, 4 * pg);
     return tu_finish("ukernel/deinterleave");
 }

@@ -14,6 +14,7 @@
 
 #include "gemm/gemm.h"
 #include "testutil.h"
+#include "cpu/isa.h"
 
 static const pdnn_gemm_ukernel *cur_uk; /* the kernel under test (for messages) */
 
@@ -396,9 +397,11 @@ static void test_scratch_bounds(void)
         static const char *caps[] = {"scalar", "avx2", "avx512"};
         for (int ci = 0; ci < 3; ci++) {
             setenv("PDNN_MAX_CPU_ISA", caps[ci], 1);
+            pdnn_cpu_isa_reread();
             sc[ci] = pdnn_gemm_scratch_size(t, 300, 700, 900, 2);
         }
         unsetenv("PDNN_MAX_CPU_ISA");
+        pdnn_cpu_isa_reread();
         TU_CHECK(sc[0] == sc[1] && sc[1] == sc[2], "scratch depends on the ISA");
     }
 }
@@ -414,6 +417,7 @@ int main(void)
     const pdnn_isa detected = pdnn_cpu_isa_detected();
     for (int ci = 0; ci < 3; ci++) {
         setenv("PDNN_MAX_CPU_ISA", caps[ci], 1);
+        pdnn_cpu_isa_reread();
         const pdnn_isa want = (pdnn_isa)ci < detected ? (pdnn_isa)ci : detected;
         for (int ti = 0; ti < 2; ti++) {
             pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;
@@ -448,5 +452,6 @@ int main(void)
     TU_CHECK(ndone == 2 * ((int)detected + 1), "%d kernels tested for isa %s", ndone,
              pdnn_isa_name(detected));
     unsetenv("PDNN_MAX_CPU_ISA");
+    pdnn_cpu_isa_reread();
     return tu_finish("ukernel/gemm");
 }

@@ -127,11 +127,13 @@ int main(void)
     static const char *caps[] = {"scalar", "avx2", "avx512"};
     for (int ci = 0; ci < 3; ci++) {
         setenv("PDNN_MAX_CPU_ISA", caps[ci], 1);
+        pdnn_cpu_isa_reread();
         const pdnn_isa want = (pdnn_isa)ci < det ? (pdnn_isa)ci : det;
         const pdnn_gemm_ldb_ukernel *uk = pdnn_gemm_ldb_ukernel_select_f32();
         TU_CHECK(uk && uk->f32 == kerns[want].ldb && uk->mr == kerns[want].mr && uk->nr == kerns[want].nr,
                  "cap %s selects %s", caps[ci], uk ? uk->name : "nothing");
     }
     unsetenv("PDNN_MAX_CPU_ISA");
+    pdnn_cpu_isa_reread();
     return tu_finish("ukernel/gemm_ldb");
 }

@@ -115,6 +115,7 @@ int main(void)
     for (int c = 0; c < 3; c++) {
         if (lv[c] > pdnn_cpu_isa_detected()) continue;
         setenv("PDNN_MAX_CPU_ISA", caps[c], 1);
+        pdnn_cpu_isa_reread();
         TU_CHECK(pdnn_pack_runs_select() == fns[c], "cap %s selects another packer", caps[c]);
         TU_CHECK(pdnn_unpack_runs_select() == unfns[c], "cap %s selects another unpacker",
                  caps[c]);
@@ -122,6 +123,7 @@ int main(void)
         for (int it = 0; it < 400; it++) check_unpack(unfns[c], caps[c], it % 2 ? 8 : 4, it);
     }
     unsetenv("PDNN_MAX_CPU_ISA");
+    pdnn_cpu_isa_reread();
     munmap(mem, 17 * pg);
     return tu_finish("ukernel/pack_runs");
 }

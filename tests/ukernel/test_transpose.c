@@ -69,10 +69,12 @@ int main(void)
         for (size_t r = 0; r <= 37; r++)
             for (size_t c = 0; c <= 37; c++) check_f32(ks[k].name, ks[k].fn, r, c);
         setenv("PDNN_MAX_CPU_ISA", ks[k].name, 1);
+        pdnn_cpu_isa_reread();
         TU_CHECK(pdnn_f32_transpose_select() == ks[k].fn, "cap %s selects its kernel",
                  ks[k].name);
     }
     unsetenv("PDNN_MAX_CPU_ISA");
+    pdnn_cpu_isa_reread();
     for (size_t r = 0; r <= 20; r++)
         for (size_t c = 0; c <= 20; c++) check_f64(r, c);
     return tu_finish("ukernel/transpose");
