@@ -331,13 +331,24 @@ static pdnnStatus_t unit_exec(const pdnn_conv_problem *p, const pdnn_conv_args *
              * in KC blocks, every tile of the item on a block before the next block */
             const int64_t nv = nimg * u.nseg, v0 = n0 * u.nseg;
             const int64_t nsc = nv < u.nslots ? nv : u.nslots;
-            const int64_t nti = (u.ntt + u.tpi - 1) / u.tpi; /* items per (grp, kp) */
+            /* tap tiles an item runs: all of them with segments, unless the chunk's parts
+             * leave fewer than two items a thread (one 14x14 image at minibatch 1 is one
+             * part: LeNet's conv2 ran on one thread); then items of fewer tiles, each
+             * packing the same blocks of dY^T for its own. Every element still sums
+             * its slot's parts in the same order. */
+            int64_t tpi = u.tpi;
+            const int64_t per_tiles = nsc * g.g * u.nkp, want = 2 * (int64_t)nt;
+            if (tpi > 1 && per_tiles < want) {
+                const int64_t split = (want + per_tiles - 1) / per_tiles;
+                tpi = (u.ntt + split - 1) / split;
+            }
+            const int64_t nti = (u.ntt + tpi - 1) / tpi; /* items per (grp, kp) */
 #pragma omp for schedule(static, 1)
             for (int64_t item = 0; item < nsc * g.g * u.nkp * nti; item++) {
                 const int64_t slot = (v0 + item % nsc) % u.nslots, it = item / nsc;
                 const int64_t grp = it / (u.nkp * nti), kp = it % (u.nkp * nti) / nti;
-                const int64_t tt0 = it % nti * u.tpi;
-                const int64_t tt1 = tt0 + u.tpi < u.ntt ? tt0 + u.tpi : u.ntt;
+                const int64_t tt0 = it % nti * tpi;
+                const int64_t tt1 = tt0 + tpi < u.ntt ? tt0 + tpi : u.ntt;
                 const int64_t ncols = kg - kp * nr < nr ? kg - kp * nr : nr;
                 for (int64_t vi = 0; vi < nv; vi++) {
                     if ((v0 + vi) % u.nslots != slot) continue;
