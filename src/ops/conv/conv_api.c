@@ -252,13 +252,14 @@ pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
     }
     /* A second thread only where one thread would take more than a few microseconds: a
      * parallel region costs ~1-2 us to open and join. The estimate takes the slower of
-     * the products (~80 GMAC/s dense, ~8 for depthwise or small groups, whose planes
-     * are read at a few products a load) and the tensors' bytes (~20 GB/s, one pass):
-     * a minibatch-1 fully connected layer reads its 1.6 MB of weights in ~80 us for
-     * 0.4 M products, a minibatch-1 depthwise layer of 0.25 M products takes ~25 us.
-     * Every implementation gives the same bits for any thread count. */
-    double mac = (double)p->n * (double)p->k * (double)(p->c / p->g), xn = (double)p->n * (double)p->c,
-           yn = (double)p->n * (double)p->k, wn = (double)p->k * (double)(p->c / p->g);
+     * the products (~80 GMAC/s dense, ~8 with at most 4 input channels a group:
+     * depthwise planes are read at a few products a load) and the tensors' bytes (~20
+     * GB/s, one pass): a minibatch-1 fully connected layer reads its 1.6 MB of weights
+     * in ~80 us for 0.4 M products, a minibatch-1 depthwise layer of 0.25 M products
+     * takes ~25 us. Every implementation gives the same bits for any thread count. */
+    const double cg = (double)(p->c / p->g);
+    double mac = (double)p->n * (double)p->k * cg, xn = (double)p->n * (double)p->c,
+           yn = (double)p->n * (double)p->k, wn = (double)p->k * cg;
     for (int i = 0; i < p->nsp; i++) {
         mac *= (double)p->out[i] * (double)p->kern[i];
         xn *= (double)p->in[i];
@@ -266,7 +267,7 @@ pdnnStatus_t pdnn_conv_exec(const pdnn_impl *impl, const pdnn_conv_problem *p,
         wn *= (double)p->kern[i];
     }
     const double esz = p->dtype == PDNN_DATA_DOUBLE ? 8.0 : 4.0;
-    const double us = fmax(mac / (p->c / p->g <= 4 ? 8e3 : 8e4), (xn + yn + wn) * esz / 2e4);
+    const double us = fmax(mac / (cg <= 4 ? 8e3 : 8e4), (xn + yn + wn) * esz / 2e4);
     pdnn_ctx ctx = {us < 6.0 ? 1 : nthreads, ws, ws_bytes};
     return impl->exec(p, a, &ctx);
 }

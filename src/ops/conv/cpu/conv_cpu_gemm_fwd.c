@@ -431,7 +431,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const int mr = uk->mr, nr = uk->nr;
     const size_t es = g.es;
     if (bo) /* what the tiles read past the last image: defined values */
-        memset(b.pad + pad_images(&g, &pg) * pg.img * (int64_t)es, 0, (size_t)bo_slack(&g, &pg) * es);
+        memset(b.pad + pad_images(&g, &pg) * pg.img * (int64_t)es, 0,
+               (size_t)bo_slack(&g, &pg) * es);
     const int64_t T = g.taps, kg = g.geo.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
     pdnn_conv_gemm_geom gtail = g; /* the tail tile's geometry, when there is one */
     gtail.uk = tail_kernel(&g);
@@ -502,7 +503,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 for (int64_t i = 0; i < nimg * g.g * g.geo.cg; i++) {
                     const int64_t ni = i / (g.g * g.geo.cg), c = i % (g.g * g.geo.cg);
                     pdnn_conv_gemm_pad_plane(&g, &pg, x, n0 + ni, c,
-                                             b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es, ic > 0);
+                                             b.pad + (ni * pg.img + c * pg.ps) * (int64_t)es,
+                                             ic > 0);
                 }
             }
             if (bo) {
