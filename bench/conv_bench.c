@@ -187,19 +187,6 @@ static void ctx_free(conv_ctx *c)
     c->x = c->w = c->y = c->bias = NULL;
 }
 
-static bool fits_int(const conv_desc *d)
-{
-    int64_t v[] = {d->mb, d->ic, d->oc, d->g};
-    for (int i = 0; i < 4; i++)
-        if (v[i] > INT_MAX) return false;
-    for (int i = 0; i < d->nsp; i++)
-        if (d->in[i] > INT_MAX || d->out[i] > INT_MAX || d->k[i] > INT_MAX ||
-            d->s[i] > INT_MAX || d->pb[i] > INT_MAX || d->pe[i] > INT_MAX ||
-            d->dil[i] > INT_MAX)
-            return false;
-    return true;
-}
-
 /* Descriptors and buffers (zeroed) of a job. Returns false with c->err set. */
 static bool ctx_setup(conv_ctx *c, pdnnHandle_t h, const bench_job *job)
 {
@@ -210,8 +197,10 @@ static bool ctx_setup(conv_ctx *c, pdnnHandle_t h, const bench_job *job)
     c->dbl = job->s.dbl;
     c->h = h;
     const conv_desc *d = c->d;
-    if (!fits_int(d)) {
-        snprintf(c->err, sizeof c->err, "a size does not fit pdnn's int descriptors");
+    if (!conv_desc_fits(d)) { /* a --mb past the parser's check */
+        snprintf(c->err, sizeof c->err,
+                 "a size above %d (pdnn's descriptors take int sizes) or a tensor above 2^60 "
+                 "elements", INT_MAX);
         return false;
     }
     const pdnnDataType_t dt = c->dbl ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,9 @@ int conv_desc_parse(const char *str, conv_desc *out, char *err, size_t errn)
     if (key_layout && key_layout != 7)
         return fail(err, errn, "_wkrsc, _xnhwc and _ynhwc replay together (--tag=nhwc) or not "
                     "at all");
+    if (!conv_desc_fits(&d))
+        return fail(err, errn, "a size above %d (pdnn's descriptors take int sizes) or a tensor "
+                    "above 2^60 elements", INT_MAX);
     snprintf(d.name, sizeof d.name, "%s", name);
     d.key_dt = key_dt;
     d.key_dir = key_dir;
@@ -278,6 +282,26 @@ int64_t conv_desc_nx(const conv_desc *d)
     int64_t v = d->mb * d->ic;
     for (int i = 0; i < d->nsp; i++) v *= d->in[i];
     return v;
+}
+
+bool conv_desc_fits(const conv_desc *d)
+{
+    const int64_t v[] = {d->mb, d->ic, d->oc, d->g};
+    for (int i = 0; i < 4; i++)
+        if (v[i] > INT_MAX) return false;
+    double nx = (double)d->mb * (double)d->ic, ny = (double)d->mb * (double)d->oc,
+           nw = (double)d->oc * (double)(d->g > 0 ? d->ic / d->g : d->ic);
+    for (int i = 0; i < d->nsp; i++) {
+        if (d->in[i] > INT_MAX || d->out[i] > INT_MAX || d->k[i] > INT_MAX ||
+            d->s[i] > INT_MAX || d->pb[i] > INT_MAX || d->pe[i] > INT_MAX ||
+            d->dil[i] > INT_MAX)
+            return false;
+        nx *= (double)d->in[i];
+        ny *= (double)d->out[i];
+        nw *= (double)d->k[i];
+    }
+    const double lim = 1152921504606846976.0; /* 2^60 */
+    return nx <= lim && ny <= lim && nw <= lim;
 }
 
 int64_t conv_desc_nw(const conv_desc *d)
@@ -369,6 +393,8 @@ static int read_batch(bench_tokens *t, const char *path, const char *dir, int de
         }
         if (rc) break;
     }
+    if (!rc && ferror(f)) /* a directory opens, then fails to read */
+        rc = fail(err, errn, "%s: cannot read batch file '%s'", origin, path);
     fclose(f);
     for (int i = 0; !rc && i < local.n; i++) {
         bool used = false;

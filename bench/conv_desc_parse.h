@@ -58,6 +58,9 @@ void conv_desc_label(const conv_desc *d, char *buf, size_t n);
 /* 2 * N * K * C/g * prod(out) * prod(kernel): the multiply-adds of every direction
  * counted over all kernel taps (padding included, unlike benchdnn's count). */
 double conv_desc_flops(const conv_desc *d);
+/* Whether every size fits pdnn's int descriptors and every tensor has at most 2^60
+ * elements (the parser refuses other lines; a --mb applied later is checked again). */
+bool conv_desc_fits(const conv_desc *d);
 /* Elements of x (N C spatial), w (K C/g kernel) and y (N K out). */
 int64_t conv_desc_nx(const conv_desc *d);
 int64_t conv_desc_nw(const conv_desc *d);

@@ -36,6 +36,10 @@ expect 2 "larger than the padded input" mb2ic4ih5oc8kh9
 expect 2 "a 3-d problem gives both the h and w entries or neither" mb1ic1id4ih4oc1kd1kh1
 expect 2 "no spatial size" mb1ic1oc1
 expect 2 "has an unmatched quote" 'mb1ic2ih5oc2kh3n"open'
+expect 2 "a size above 2147483647" mb2ic3ih20oc8kh3ph1 mb2ic3ih4294967297oc8kh3ph1
+expect 2 "a tensor above 2^60 elements" --list mb2147483647ic2147483647ih1oc2147483647kh1
+mkdir -p "$tmp/adir"
+expect 2 "cannot read batch file" --batch="$tmp/adir" mb1ic1ih3oc1kh1
 expect 2 "the pdnn key tag '_flip' cannot be replayed" mb2ic4ih9oc4kh3g1_f32_fwd_flip
 expect 2 "_wkrsc, _xnhwc and _ynhwc replay together" mb2ic4ih9oc4kh3_f32_fwd_xnhwc
 expect 0 "1 BWD_W mb2ic4ih9oc4oh7kh3ph0 -" mb2ic4ih9oc4kh3_f64_bwd_w --list
