@@ -76,24 +76,13 @@ static int cb_threads(int nthreads, int64_t units, double work)
     return pdnn_par_threads(nthreads, units, work, 32768.0);
 }
 
-/* Filter offset of channel k at tap (r1, r2) (flipped for convolution). */
-static int64_t cb_woff(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t k,
-                       int64_t r1, int64_t r2)
-{
-    if (p->flip) {
-        r1 = G->kern[1] - 1 - r1;
-        r2 = G->kern[2] - 1 - r2;
-    }
-    return k * G->ws[0] + r1 * G->ws[3] + r2 * G->ws[4];
-}
-
 /* Filter offsets within a channel of the taps (r1[t], r2[t]); true when they are 0, 1, ... */
 static bool cb_woffs(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t nt,
                      const int *r1, const int *r2, int64_t *wo)
 {
     bool seq = true;
     for (int64_t t = 0; t < nt; t++) {
-        wo[t] = cb_woff(p, G, 0, r1[t], r2[t]);
+        wo[t] = pdnn_dw_tap_off(p, G, r1[t], r2[t]);
         seq = seq && wo[t] == t;
     }
     return seq;
@@ -234,7 +223,8 @@ static bool cb_flat(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
     for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
         for (int64_t r2 = 0; r2 < kw; r2++, t++) {
             toff[t] = (ptrdiff_t)(r1 * G->dil[1] * pw + r2 * G->dil[2]);
-            wo[t] = bwd ? cb_woff(p, G, 0, kh - 1 - r1, kw - 1 - r2) : cb_woff(p, G, 0, r1, r2);
+            wo[t] = bwd ? pdnn_dw_tap_off(p, G, kh - 1 - r1, kw - 1 - r2)
+                        : pdnn_dw_tap_off(p, G, r1, r2);
         }
     const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
     const int nt = cb_threads(nthreads, units, (double)units * m1 * m2 * T);
@@ -429,15 +419,6 @@ bool pdnn_dwcb_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     return true;
 }
 
-/* The 16 floats at a summed in a fixed tree (lanes l, l + 8, then l + 4, ...). */
-static float cb_lanesum(const float *a)
-{
-    float b[8];
-    for (int l = 0; l < 8; l++) b[l] = a[l] + a[l + 8];
-    for (int l = 0; l < 4; l++) b[l] = b[l] + b[l + 4];
-    return (b[0] + b[2]) + (b[1] + b[3]);
-}
-
 /* Stride-1 backward filter, flat (as cb_flat's forward): threads split blocks of 16
  * channels; for each image in order, each channel's x plane copied padded and its dy
  * plane read in place by the micro-kernel flatw, which adds 16 lanes a tap (lane l: the
@@ -454,9 +435,12 @@ static bool cb_flatw(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const
     if (8 * m2 < 7 * pw || nxp > CB_FLATW_FLOATS || p->n * m1 * m2 < CB_FLAT_MIN) return false;
     const int64_t T = kh * kw, C = p->g;
     ptrdiff_t toff[CB_TAPS];
+    int64_t wo[CB_TAPS];
     for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
-        for (int64_t r2 = 0; r2 < kw; r2++, t++)
+        for (int64_t r2 = 0; r2 < kw; r2++, t++) {
             toff[t] = (ptrdiff_t)(r1 * G->dil[1] * pw + r2 * G->dil[2]);
+            wo[t] = pdnn_dw_tap_off(p, G, r1, r2);
+        }
     const pdnn_f32_dwcb_ukernels *uk = pdnn_f32_dwcb_select();
     const int64_t nblk = (C + L - 1) / L;
     const int nt = cb_threads(nthreads, nblk, (double)p->n * C * m1 * m2 * T);
@@ -478,18 +462,12 @@ static bool cb_flatw(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const
                               (size_t)p2, (size_t)T, toff, dy + n * G->ys[0] + c * G->ys[1],
                               (ptrdiff_t)G->ys[3], (size_t)m1, (size_t)m2, acc + (c - c0) * T * L);
                 }
-            for (int64_t c = c0; c < c0 + nc; c++)
-                for (int64_t r1 = 0, t = 0; r1 < kh; r1++)
-                    for (int64_t r2 = 0; r2 < kw; r2++, t++) {
-                        const float sum = cb_lanesum(acc + ((c - c0) * T + t) * L);
-                        float *o = dw + cb_woff(p, G, c, r1, r2);
-                        float v = alpha * sum;
-                        if (beta != 0) {
-                            const float u = beta * *o;
-                            v = v + u;
-                        }
-                        *o = v;
-                    }
+            for (int64_t c = c0; c < c0 + nc; c++) {
+                float sum[CB_TAPS];
+                for (int64_t t = 0; t < T; t++)
+                    sum[t] = pdnn_dw_lanesum16(acc + ((c - c0) * T + t) * L);
+                pdnn_dw_blend_taps(dw + c * G->ws[0], wo, T, sum, 1, alpha, beta);
+            }
         }
     }
     return true;
@@ -559,15 +537,7 @@ bool pdnn_dwcb_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
                 continue;
             }
             for (int64_t j = 0; j < nc; j++)
-                for (int64_t t = 0; t < T; t++) {
-                    float *o = dw + (c0 + j) * G.ws[0] + wo[t];
-                    float v = alpha * acc[t * L + j];
-                    if (beta != 0) {
-                        const float u = beta * *o;
-                        v = v + u;
-                    }
-                    *o = v;
-                }
+                pdnn_dw_blend_taps(dw + (c0 + j) * G.ws[0], wo, T, acc + j, L, alpha, beta);
         }
     }
     return true;

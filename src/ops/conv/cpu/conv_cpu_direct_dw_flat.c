@@ -68,17 +68,6 @@ typedef struct {
 
 static int64_t mf_min(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* Filter offset of channel 0 at tap (r1, r2) (flipped for convolution). */
-static int64_t mf_woff(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t r1,
-                       int64_t r2)
-{
-    if (p->flip) {
-        r1 = G->kern[1] - 1 - r1;
-        r2 = G->kern[2] - 1 - r2;
-    }
-    return r1 * G->ws[3] + r2 * G->ws[4];
-}
-
 /* One axis: k taps of dilation d, padding pad, over a source axis of n elements (pitch P);
  * filter tap r's offset sg (r d - pad) (sg = 1: forward; -1: backward data), listed by
  * increasing offset (backward data: filter taps from the last). */
@@ -122,7 +111,7 @@ static bool mf_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
     for (int r = 0; r < R->nr; r++)
         for (int c = 0; c < R->nc; c++) {
             R->toff[r * R->nc + c] = R->rbase[r] + R->cbase[c];
-            R->wo[r * R->nc + c] = mf_woff(p, G, R->fr[r], R->fc[c]);
+            R->wo[r * R->nc + c] = pdnn_dw_tap_off(p, G, R->fr[r], R->fc[c]);
         }
     if (p->dir == PDNN_CONV_BWD_FILTER) {
         if (p->n * R->nout < MF_W_MIN || (R->nout > MF_W_LO && R->nout <= MF_MID_LO)) return false;
@@ -140,22 +129,6 @@ static bool mf_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, bool b
 static int mf_threads(int nthreads, int64_t units, double work)
 {
     return pdnn_par_threads(nthreads, units, work, 32768.0);
-}
-
-/* The taps of channels c .. c + np - 1 for the conv kernel: in place when a channel's taps
- * lie back to back in tap order (*wcs = the channel stride), else gathered into wb
- * (*wcs = ntap). */
-static const float *mf_weights(const mf_grid *R, const float *w, int64_t ws0, int64_t c,
-                               int64_t np, float *wb, ptrdiff_t *wcs)
-{
-    if (R->wseq) {
-        *wcs = (ptrdiff_t)ws0;
-        return w + c * ws0;
-    }
-    for (int64_t q = 0; q < np; q++)
-        for (int64_t t = 0; t < R->ntap; t++) wb[q * R->ntap + t] = w[(c + q) * ws0 + R->wo[t]];
-    *wcs = (ptrdiff_t)R->ntap;
-    return wb;
 }
 
 /* Forward (src x, dst y) or backward data (src dy, dst dx). */
@@ -178,7 +151,7 @@ static bool mf_conv(const pdnn_conv_problem *p, bool bwd, const float *src, cons
         for (int64_t u = u0; u < u1;) {
             const int64_t n = u / C, c = u % C, np = mf_min(MF_GROUP, mf_min(C - c, u1 - u));
             ptrdiff_t wcs;
-            const float *wp = mf_weights(&R, w, G.ws[0], c, np, wb, &wcs);
+            const float *wp = pdnn_dw_taps(w, G.ws[0], c, np, R.wo, R.ntap, R.wseq, wb, &wcs);
             const float *s = src + n * ss[0] + c * ss[1];
             float *d = dst + n * ds[0] + c * ds[1];
             pdnn_f32_dwmf_conv__avx512((size_t)np, s, (ptrdiff_t)ss[1], (size_t)R.ntap, R.toff,
@@ -233,15 +206,7 @@ bool pdnn_dwmf_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
                                        dy + c * G.ys[1], (ptrdiff_t)G.ys[1], (ptrdiff_t)G.ys[0],
                                        (size_t)p->n, (size_t)R.nout, sum);
             for (int64_t q = 0; q < np; q++)
-                for (int64_t t = 0; t < T; t++) {
-                    float *o = dw + (c + q) * G.ws[0] + R.wo[t];
-                    float v = alpha * sum[q * T + t];
-                    if (beta != 0) {
-                        const float b = beta * *o;
-                        v = v + b;
-                    }
-                    *o = v;
-                }
+                pdnn_dw_blend_taps(dw + (c + q) * G.ws[0], R.wo, T, sum + q * T, 1, alpha, beta);
         }
     }
     return true;

@@ -53,16 +53,12 @@ static bool s2_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_d
     return pdnn_f32_dws2_plan__avx512(&g, pl) != 0;
 }
 
-/* Channel c's taps in (r1, r2) order as a cross-correlation. */
-static void s2_weights(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const float *w,
-                       int64_t c, float *wt)
+/* The offsets within a channel's filter of its taps in (r1, r2) order as a
+ * cross-correlation. */
+static void s2_woffs(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t *wo)
 {
-    const int64_t kh = G->kern[1], kw = G->kern[2];
-    for (int64_t r1 = 0; r1 < kh; r1++)
-        for (int64_t r2 = 0; r2 < kw; r2++) {
-            const int64_t f1 = p->flip ? kh - 1 - r1 : r1, f2 = p->flip ? kw - 1 - r2 : r2;
-            wt[r1 * kw + r2] = w[c * G->ws[0] + f1 * G->ws[3] + f2 * G->ws[4]];
-        }
+    for (int64_t r1 = 0, t = 0; r1 < G->kern[1]; r1++)
+        for (int64_t r2 = 0; r2 < G->kern[2]; r2++, t++) wo[t] = pdnn_dw_tap_off(p, G, r1, r2);
 }
 
 static int s2_threads(int nthreads, int64_t units, double work)
@@ -92,6 +88,8 @@ static bool s2_conv(const pdnn_conv_problem *p, bool bwd, const float *src, cons
     const int64_t splane = bwd ? g.OH * g.OW : g.H * g.W, dplane = bwd ? g.H * g.W : g.OH * g.OW;
     const bool pf = splane + dplane <= S2_PF_MAX;
     const int nt = s2_threads(nthreads, units, (double)units * g.OH * g.OW * g.kh * g.kw);
+    int64_t wo[KMAX * KMAX];
+    s2_woffs(p, &G, wo);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         float wt[KMAX * KMAX];
@@ -99,7 +97,7 @@ static bool s2_conv(const pdnn_conv_problem *p, bool bwd, const float *src, cons
         pdnn_par_share(units, &u0, &u1);
         for (int64_t u = u0; u < u1; u++) {
             const int64_t n = u / C, c = u % C;
-            s2_weights(p, &G, w, c, wt);
+            for (int64_t t = 0; t < g.kh * g.kw; t++) wt[t] = w[c * G.ws[0] + wo[t]];
             const int64_t un = (u + 1) / C, uc = (u + 1) % C;
             const ptrdiff_t pfo = (ptrdiff_t)(pf ? (u + 1 < u1 ? (un - n) * ss[0] + (uc - c) * ss[1] : 0)
                                                  : S2_PF_ROWS * ss[3]);
@@ -126,15 +124,6 @@ bool pdnn_dws2_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     return s2_conv(p, true, dy, w, dx, alpha, beta, nthreads);
 }
 
-/* The 16 floats at a summed in a fixed tree (lanes l, l + 8, then l + 4, ...). */
-static float s2_lanesum(const float *a)
-{
-    float b[8];
-    for (int l = 0; l < 8; l++) b[l] = a[l] + a[l + 8];
-    for (int l = 0; l < 4; l++) b[l] = b[l] + b[l + 4];
-    return (b[0] + b[2]) + (b[1] + b[3]);
-}
-
 bool pdnn_dws2_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
                           float *dw, float alpha, float beta, int nthreads)
 {
@@ -150,6 +139,8 @@ bool pdnn_dws2_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
     const int64_t cmax = S2_ACC / (T * 16) < 1 ? 1 : S2_ACC / (T * 16);
     const int64_t ct = (C + nt - 1) / nt, cb = ct < cmax ? ct : cmax, nblk = (C + cb - 1) / cb;
     const bool pf = g.H * g.W + g.OH * g.OW <= S2_PF_MAX;
+    int64_t wo[KMAX * KMAX];
+    s2_woffs(p, &G, wo);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         _Alignas(64) float acc[S2_ACC];
@@ -167,18 +158,12 @@ bool pdnn_dws2_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
                                                dy + n * G.ys[0] + c * G.ys[1], pfx, pfy,
                                                acc + (c - c0) * T * 16);
                 }
-            for (int64_t c = c0; c < c0 + nc; c++)
-                for (int64_t r1 = 0; r1 < kh; r1++)
-                    for (int64_t r2 = 0; r2 < kw; r2++) {
-                        const int64_t f1 = p->flip ? kh - 1 - r1 : r1, f2 = p->flip ? kw - 1 - r2 : r2;
-                        float *o = dw + c * G.ws[0] + f1 * G.ws[3] + f2 * G.ws[4];
-                        float v = alpha * s2_lanesum(acc + ((c - c0) * T + r1 * kw + r2) * 16);
-                        if (beta != 0) {
-                            const float b = beta * *o;
-                            v = v + b;
-                        }
-                        *o = v;
-                    }
+            for (int64_t c = c0; c < c0 + nc; c++) {
+                float sum[KMAX * KMAX];
+                for (int64_t t = 0; t < T; t++)
+                    sum[t] = pdnn_dw_lanesum16(acc + ((c - c0) * T + t) * 16);
+                pdnn_dw_blend_taps(dw + c * G.ws[0], wo, T, sum, 1, alpha, beta);
+            }
         }
     }
     return true;

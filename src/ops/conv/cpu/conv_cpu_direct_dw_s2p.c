@@ -41,25 +41,17 @@ static int s2p_threads(int nthreads, int64_t units, double work)
 
 static int64_t s2p_min(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* The taps of channels c .. c + np - 1 in (r1, r2) order as a cross-correlation: in place
- * when a channel's taps lie back to back in that order (*wcs = the channel stride), else
- * gathered into wb (*wcs = taps). */
-static const float *s2p_weights(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G,
-                                const float *w, int64_t c, int64_t np, float *wb, ptrdiff_t *wcs)
+/* The offsets within a channel's filter of its taps in (r1, r2) order as a
+ * cross-correlation; true when they are 0, 1, ... (the taps then read in place). */
+static bool s2p_woffs(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, int64_t *wo)
 {
-    const int64_t kh = G->kern[1], kw = G->kern[2];
-    if (!p->flip && G->ws[4] == 1 && (kh == 1 || G->ws[3] == kw)) {
-        *wcs = (ptrdiff_t)G->ws[0];
-        return w + c * G->ws[0];
-    }
-    for (int64_t q = 0; q < np; q++)
-        for (int64_t r1 = 0; r1 < kh; r1++)
-            for (int64_t r2 = 0; r2 < kw; r2++) {
-                const int64_t f1 = p->flip ? kh - 1 - r1 : r1, f2 = p->flip ? kw - 1 - r2 : r2;
-                wb[(q * kh + r1) * kw + r2] = w[(c + q) * G->ws[0] + f1 * G->ws[3] + f2 * G->ws[4]];
-            }
-    *wcs = (ptrdiff_t)(kh * kw);
-    return wb;
+    bool seq = true;
+    for (int64_t r1 = 0, t = 0; r1 < G->kern[1]; r1++)
+        for (int64_t r2 = 0; r2 < G->kern[2]; r2++, t++) {
+            wo[t] = pdnn_dw_tap_off(p, G, r1, r2);
+            seq = seq && wo[t] == t;
+        }
+    return seq;
 }
 
 bool pdnn_dws2p_applies(const pdnn_conv_problem *p)
@@ -82,6 +74,8 @@ static bool s2p_conv(const pdnn_conv_problem *p, bool bwd, const float *src, con
     const int64_t C = p->g, units = p->n * C;
     const int nt = s2p_threads(nthreads, units,
                                (double)units * G.out[1] * G.out[2] * G.kern[1] * G.kern[2]);
+    int64_t wo[KMAX * KMAX];
+    const bool seq = s2p_woffs(p, &G, wo);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         float wb[S2P_GROUP * KMAX * KMAX];
@@ -90,7 +84,8 @@ static bool s2p_conv(const pdnn_conv_problem *p, bool bwd, const float *src, con
         for (int64_t u = u0; u < u1;) {
             const int64_t n = u / C, c = u % C, np = s2p_min(S2P_GROUP, s2p_min(C - c, u1 - u));
             ptrdiff_t wcs;
-            const float *wp = s2p_weights(p, &G, w, c, np, wb, &wcs);
+            const float *wp =
+                pdnn_dw_taps(w, G.ws[0], c, np, wo, G.kern[1] * G.kern[2], seq, wb, &wcs);
             const float *s = src + n * ss[0] + c * ss[1];
             float *d = dst + n * ds[0] + c * ds[1];
             if (bwd)
@@ -126,6 +121,8 @@ bool pdnn_dws2p_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
     if (!s2p_geom(p, &G, &pl)) return false;
     const int64_t C = p->g, kh = G.kern[1], kw = G.kern[2];
     const int nt = s2p_threads(nthreads, C, (double)p->n * C * G.out[1] * G.out[2] * kh * kw);
+    int64_t wo[KMAX * KMAX];
+    s2p_woffs(p, &G, wo);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         float sum[KMAX * KMAX];
@@ -134,17 +131,7 @@ bool pdnn_dws2p_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
         for (int64_t c = c0; c < c1; c++) {
             pdnn_f32_dws2p_bwdf__avx512(&pl, (size_t)p->n, x + c * G.xs[1], (ptrdiff_t)G.xs[0],
                                         dy + c * G.ys[1], (ptrdiff_t)G.ys[0], sum);
-            for (int64_t r1 = 0; r1 < kh; r1++)
-                for (int64_t r2 = 0; r2 < kw; r2++) {
-                    const int64_t f1 = p->flip ? kh - 1 - r1 : r1, f2 = p->flip ? kw - 1 - r2 : r2;
-                    float *o = dw + c * G.ws[0] + f1 * G.ws[3] + f2 * G.ws[4];
-                    float v = alpha * sum[r1 * kw + r2];
-                    if (beta != 0) {
-                        const float b = beta * *o;
-                        v = v + b;
-                    }
-                    *o = v;
-                }
+            pdnn_dw_blend_taps(dw + c * G.ws[0], wo, kh * kw, sum, 1, alpha, beta);
         }
     }
     return true;
