@@ -9,7 +9,8 @@
  *    still be right through the other paths;
  *  - the ldb path (conv_cpu_direct_1x1_ldb.c), forward and backward data: few images
  *    split among the threads by rows and by pixel blocks, both channel blocks, stride-2
- *    gathers (short rows, runs past 256), gapped x, batched short images;
+ *    gathers (short rows, runs past 256), gapped x, batched short images; its 8 x 32
+ *    kernel (forward, 8-56 output channels) and the sums' equal channel blocks;
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
  *    GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
@@ -193,6 +194,38 @@ static void test_ldb(void)
     check_path(&s, fw, takes_ldb, true);
 }
 
+/* The ldb path's 8 x 32 kernel (forward, AVX-512, 8, 16, 32 or 56 output channels:
+ * fewer rows than in 6-row panels) at its edges: pixel panels of 32 with a masked last
+ * vector, the GEMV tail, groups, stride 2; and the sums' equal channel blocks (129 =
+ * 65 + 64, 150 = 75 + 75; a single pixel panel, 7 x 7 or 3 x 3: blocks that keep it in
+ * L1, 600 = 4 x 150 with a 48 KiB L1), forward and backward data. */
+static void test_ldb_blocks(void)
+{
+    const pdnn_conv_dir fw = PDNN_CONV_FWD, bd = PDNN_CONV_BWD_DATA;
+    tu_conv_shape s;
+    s = shape(2, 1, 20, 16, 9, 9, 1, TU_LAYOUT_PACKED); /* 81 pixels: 32 + 32 + 16 + 1 */
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 1, 150, 32, 28, 28, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(1, 1, 33, 8, 5, 5, 1, TU_LAYOUT_PACKED); /* 25 pixels, one masked panel */
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 2, 17, 56, 6, 6, 1, TU_LAYOUT_PACKED); /* 32 + the 4-pixel tail */
+    s.krsc = true;
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(2, 1, 40, 32, 13, 13, 2, TU_LAYOUT_PACKED); /* compact copies */
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 1, 129, 16, 1, 40, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    /* a single pixel panel: blocks of the channels in L1 */
+    s = shape(1, 1, 600, 20, 7, 7, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(1, 1, 520, 13, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, fw, takes_ldb, true);
+    s = shape(11, 1, 30, 300, 7, 7, 1, TU_LAYOUT_PACKED); /* 539 columns */
+    check_path(&s, bd, takes_ldb, true);
+}
+
 static bool takes_ldb_a_blocked(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     return takes_ldb(p, g) && pdnn_conv_1x1_ldb_a_blocked(g, p->dir);
@@ -258,6 +291,7 @@ int main(void)
     tu_seed(1717);
     test_bwdd_t();
     test_ldb();
+    test_ldb_blocks();
     test_ldb_a_blocked();
     test_bwdf();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());

@@ -4,7 +4,8 @@
  * unit stride, no cropping). Per image n and group:
  *   forward:       Y_n[Kg x P] = W[Kg x Cg] * X_n[Cg x P]
  *   backward data: dX_n[Cg x P] = W^T[Cg x Kg] * dY_n[Kg x P]
- * A (the filter) is read in place (6 rows broadcast), B (the data: channel rows of P
+ * A (the filter) is read in place (6 rows broadcast; 8 in the forward with 16 or 32
+ * output channels, the 8 x 32 kernel of cpu/ukernels/conv1x1), B (the data: channel rows of P
  * contiguous pixels) in place by the ldb kernel, in blocks of LDB_TASK_KC channels x a
  * few 64-pixel panels (an eighth of L2; LDB_KC and half of L2 where the filter is the
  * larger operand, as each pixel block reads all of it); the calls of a block share out
@@ -15,15 +16,16 @@
  * filter larger than half of L2 runs in row blocks that stay in L2 across the images
  * (a_blocked), in LDB_TASK_KC blocks.
  *
- * The sum over the channels runs in blocks of LDB_TASK_KC (or LDB_KC) at fixed places
- * (the first blends with beta, later ones add), each block in increasing order: results
- * depend only on the data (and, through a_blocked, the L2 size), never on the tiling or
- * the thread count (threads split
+ * The sum over the channels runs in equal blocks of at most LDB_TASK_KC (or LDB_KC) at
+ * fixed places (the first blends with beta, later ones add), each block in increasing
+ * order: results depend only on the data (and, through a_blocked and a 7 x 7 image's
+ * blocks, the L2 and L1 sizes), never on the tiling or the thread count (threads split
  * images, pixel panels and row blocks of the output; the tail pixels are the shape's).
  * Exact on small integers. */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
 #include "cpu/cache.h"
+#include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
 
 /* Channel block of the sums: LDB_TASK_KC in the forward / backward data tasks where the
@@ -173,6 +175,7 @@ typedef struct {
     int64_t mbr, mb, pbx, pb, ntasks; /* row / pixel blocks (sizes, counts), tasks */
     int64_t rsub;                     /* rows of a task's C block (in L2) */
     int64_t kc;                       /* channel block of the sums */
+    int64_t kcb;                      /* its blocks' size: kc, or the sum split evenly */
     int64_t tail;                     /* last pixels summed by the GEMV kernel */
     bool ablk;                        /* A in row blocks that stay in L2 (a_blocked) */
     bool rmaj;                        /* tasks ordered row block before image */
@@ -263,6 +266,17 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
     r->rsub = (size_t)r->mbr * crow <= l2 / 2 ? r->mbr : max64(1, (int64_t)(l2 / 4 / crow) / mr) * mr;
     /* pixels past the last whole vector, when few and A's rows contiguous: the tail */
     r->tail = r->a_cs == 1 && r->np % LDB_VEC <= LDB_TAIL_MAX ? r->np % LDB_VEC : 0;
+    /* the sums' blocks: the fewest of at most kc channels, of equal size (no short last
+     * block: 144 = 72 + 72, not 128 + 16); for a single pixel panel (7 x 7), as many
+     * channels as keep its block of B in three quarters of L1 (at most LDB_KC), as
+     * every row panel of A reads it (576 = 3 x 192, not 256 + 256 + 64) */
+    int64_t kmax = r->kc;
+    const int64_t kk = max64(r->k, 1), wv = r->np - r->tail;
+    if (r->np <= nr && wv > 0) {
+        const size_t l1 = pdnn_cpu_cache_sizes()->l1d;
+        kmax = min64(LDB_KC, max64(LDB_VEC, (int64_t)(l1 * 3 / 4 / ((size_t)wv * es))));
+    }
+    r->kcb = cdiv(kk, cdiv(kk, kmax));
 }
 
 /* Task t's place: image, group, rows [i0, i1), pixels [p0, p1). */
@@ -311,19 +325,19 @@ static void ldb_task(const ldb_run *r, int64_t t)
         const int64_t calls = cdiv(ie - ib, mr) * cdiv(P.p1 - P.p0, nr);
         int64_t pc = 0;
         do {
-            const int64_t kc = min64(r->kc, r->k - pc);
+            const int64_t kc = min64(r->kcb, r->k - pc);
             const float beff = pc == 0 ? r->beta : 1.0f;
             const float *nb = NULL; /* the next block: nk rows of npn panels */
             int64_t nk = 0, npn = 0;
             if (pc + kc < r->k || ie < P.i1) {
                 const int64_t pn = pc + kc < r->k ? pc + kc : 0;
                 nb = bg + pn * r->ldb + P.p0;
-                nk = min64(r->kc, r->k - pn);
+                nk = min64(r->kcb, r->k - pn);
                 npn = cdiv(P.p1 - P.p0, nr);
             } else if (t + 1 < r->ntasks) {
                 const ldb_place N = ldb_at(r, t + 1);
                 nb = r->b + N.n * r->b_ns + N.grp * r->b_gs + N.p0;
-                nk = min64(r->kc, r->k);
+                nk = min64(r->kcb, r->k);
                 npn = cdiv(N.p1 - N.p0, nr);
             }
             /* cpp calls a panel of it, rpc rows each */
@@ -497,6 +511,20 @@ static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
     }
 }
 
+/* The ldb kernel for m rows of A: the GEMM's (6 x 64 on AVX-512), or in the forward 8 x
+ * 32 where that sums at least 5% fewer rows (16 and 32 output channels: 18 and 36 rows
+ * in 6-row panels); the same arithmetic per element, so the choice changes no bit. */
+static const pdnn_gemm_ldb_ukernel *ldb_kernel(int64_t m, bool fwd)
+{
+    static const pdnn_gemm_ldb_ukernel k8 = {"pdnn_f32_gemm_ldb_ukernel_8x32__avx512", 8, 32,
+                                             pdnn_f32_gemm_ldb_ukernel_8x32__avx512};
+    const pdnn_gemm_ldb_ukernel *uk = pdnn_gemm_ldb_ukernel_select_f32();
+    if (fwd && uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x64__avx512 &&
+        cdiv(m, k8.mr) * k8.mr * 20 <= cdiv(m, uk->mr) * uk->mr * 19)
+        return &k8;
+    return uk;
+}
+
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt)
 {
@@ -504,7 +532,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1], np = g->npix;
     const bool fwd = dir == PDNN_CONV_FWD, compact = pdnn_conv_1x1_ldb_x_compact(g);
     ldb_run r = {
-        .uk = pdnn_gemm_ldb_ukernel_select_f32(), .np = np, .g = g->g, .n = g->n,
+        .uk = ldb_kernel(fwd ? kg : cg, fwd), .np = np, .g = g->g, .n = g->n,
         .a = arg->wei, .a_gs = kg * ws0,
         .alpha = (float)arg->alpha, .beta = (float)arg->beta,
     };
