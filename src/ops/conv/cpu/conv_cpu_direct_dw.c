@@ -57,6 +57,7 @@
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_row.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2p.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
@@ -235,7 +236,8 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
 
 /* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve). */
 static const pdnn_dw_path *const fast_paths[] = {&pdnn_dws2p_path, &pdnn_dws2_path,
-                                                 &pdnn_dwmf_path, &pdnn_dwcb_path};
+                                                 &pdnn_dwrow_path, &pdnn_dwmf_path,
+                                                 &pdnn_dwcb_path};
 
 /* Whether one of them ran p->dir. */
 static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)

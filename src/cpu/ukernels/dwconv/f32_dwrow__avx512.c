@@ -1,0 +1,298 @@
+/* Row-vector 3 x 3 depthwise micro-kernels (dwrow_ukernels.h), AVX-512. conv: a source
+ * row's three column-shifted vectors (per 16 columns) loaded once and added into the
+ * three output rows they reach (rows i + 1, i, i - 1 through tap rows 0, 1, 2), three
+ * rolling accumulators a row; two planes at a time for one-vector rows. bwdf: the nine
+ * tap sums of one or two planes in registers over the images and rows, the dy rows
+ * y + 1, y, y - 1 of source row y kept rolling; the planes' tap vectors then summed 16
+ * at a time in one transposing tree (tree16x16: the same tree as one at a time, ~3
+ * shuffles and adds a sum instead of 8). The column masks (per vector and column tap)
+ * are computed once a plane and stay in mask registers. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "cpu/ukernels/dwconv/dwrow_ukernels.h"
+
+#define AI static inline __attribute__((always_inline))
+enum { L = 16 };
+
+/* p + o floats, as an integer: a masked-off lane's address may lie outside p's buffer
+ * (the load never touches it). */
+AI const float *at(const float *p, ptrdiff_t o)
+{
+    return (const float *)((uintptr_t)p + (uintptr_t)(o * (ptrdiff_t)sizeof(float)));
+}
+
+/* Lanes l < n, n may be <= 0 or above 16. */
+AI __mmask16 below(ptrdiff_t n)
+{
+    return n >= L ? (__mmask16)0xFFFF : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
+}
+
+/* The masks of a row of W: kv[u] (columns 16 u + l < W) and kc[u][c] (also 0 <= 16 u + l
+ * + c - 1 < W). */
+AI void row_masks(size_t W, __mmask16 kv[2], __mmask16 kc[2][3])
+{
+    for (int u = 0; u < 2; u++) {
+        const ptrdiff_t n = (ptrdiff_t)W - 16 * u;
+        kv[u] = below(n);
+        kc[u][0] = (__mmask16)(u == 0 ? kv[u] & 0xFFFE : kv[u]);
+        kc[u][1] = kv[u];
+        kc[u][2] = below(n - 1);
+    }
+}
+
+/* d (lanes k) = alpha a (+ beta d); MODE 0: alpha 1, beta 0 (a stored as it is). */
+AI void store_out(const int MODE, float *d, __m512 a, __mmask16 k, __m512 va, __m512 vb)
+{
+    if (MODE == 0) {
+        _mm512_mask_storeu_ps(d, k, a);
+        return;
+    }
+    __m512 e = _mm512_mul_ps(va, a);
+    if (MODE == 2) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(k, d)));
+    _mm512_mask_storeu_ps(d, k, e);
+}
+
+/* NP planes (<= 2, s[p], w[p], d[p]) of NV vectors a row (<= 2). */
+AI void conv_planes(const int NP, const int NV, const int MODE, const float *const *s,
+                    const float *const *w, float *const *d, size_t H, size_t W, __m512 va,
+                    __m512 vb)
+{
+    __mmask16 kv[2], kc[2][3];
+    row_masks(W, kv, kc);
+    __m512 wv[2][9];
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; p++)
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) wv[p][t] = _mm512_set1_ps(w[p][t]);
+    /* a0: output row y - 1 (tap row 2 left), a1: row y (tap rows 1, 2), a2: row y + 1 */
+    __m512 a0[2][2], a1[2][2], a2[2][2];
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; p++)
+#pragma GCC unroll 2
+        for (int u = 0; u < NV; u++) a1[p][u] = a2[p][u] = _mm512_setzero_ps();
+    for (size_t y = 0; y < H; y++) {
+        const ptrdiff_t ro = (ptrdiff_t)(y * W);
+#pragma GCC unroll 2
+        for (int p = 0; p < NP; p++)
+#pragma GCC unroll 2
+            for (int u = 0; u < NV; u++) {
+                __m512 x[3];
+#pragma GCC unroll 3
+                for (int c = 0; c < 3; c++)
+                    x[c] = _mm512_maskz_loadu_ps(kc[u][c], at(s[p], ro + 16 * u + c - 1));
+                a0[p][u] = a1[p][u];
+                a1[p][u] = a2[p][u];
+                if (y > 0) {
+#pragma GCC unroll 3
+                    for (int c = 0; c < 3; c++)
+                        a0[p][u] = _mm512_mask3_fmadd_ps(wv[p][6 + c], x[c], a0[p][u], kc[u][c]);
+                    store_out(MODE, d[p] + ro - (ptrdiff_t)W + 16 * u, a0[p][u], kv[u], va, vb);
+                }
+                /* a1: row y's tap row 0 (zero at y == 0) */
+#pragma GCC unroll 3
+                for (int c = 0; c < 3; c++)
+                    a1[p][u] = _mm512_mask3_fmadd_ps(wv[p][3 + c], x[c], a1[p][u], kc[u][c]);
+                a2[p][u] = _mm512_setzero_ps();
+                if (y + 1 < H)
+#pragma GCC unroll 3
+                    for (int c = 0; c < 3; c++)
+                        a2[p][u] = _mm512_mask3_fmadd_ps(wv[p][c], x[c], a2[p][u], kc[u][c]);
+            }
+    }
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; p++)
+#pragma GCC unroll 2
+        for (int u = 0; u < NV; u++)
+            store_out(MODE, d[p] + (ptrdiff_t)((H - 1) * W) + 16 * u, a1[p][u], kv[u], va, vb);
+}
+
+AI void conv_mode(const int MODE, size_t np, const float *src, ptrdiff_t scs, const float *w,
+                  ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs, __m512 va,
+                  __m512 vb)
+{
+    size_t p = 0;
+    if (W <= L) {
+        for (; p + 2 <= np; p += 2) {
+            const float *s[2] = {src + (ptrdiff_t)p * scs, src + (ptrdiff_t)(p + 1) * scs};
+            const float *wp[2] = {w + (ptrdiff_t)p * wcs, w + (ptrdiff_t)(p + 1) * wcs};
+            float *d[2] = {dst + (ptrdiff_t)p * dcs, dst + (ptrdiff_t)(p + 1) * dcs};
+            conv_planes(2, 1, MODE, s, wp, d, H, W, va, vb);
+        }
+    }
+    for (; p < np; p++) {
+        const float *s[1] = {src + (ptrdiff_t)p * scs};
+        const float *wp[1] = {w + (ptrdiff_t)p * wcs};
+        float *d[1] = {dst + (ptrdiff_t)p * dcs};
+        if (W <= L)
+            conv_planes(1, 1, MODE, s, wp, d, H, W, va, vb);
+        else
+            conv_planes(1, 2, MODE, s, wp, d, H, W, va, vb);
+    }
+}
+
+void pdnn_f32_dwrow_conv__avx512(size_t np, const float *src, ptrdiff_t scs, const float *w,
+                                 ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs,
+                                 float alpha, float beta)
+{
+    if (H == 0 || W == 0 || W > PDNN_DWROW_WMAX) return;
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    if (beta != 0)
+        conv_mode(2, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
+    else if (alpha != 1)
+        conv_mode(1, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
+    else
+        conv_mode(0, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
+}
+
+/* The 16 lanes of a summed in the fixed tree of dwrow_ukernels.h. */
+AI float tree16(__m512 a)
+{
+    const __m256 b = _mm256_add_ps(_mm512_castps512_ps256(a), _mm512_extractf32x8_ps(a, 1));
+    const __m128 c = _mm_add_ps(_mm256_castps256_ps128(b), _mm256_extractf128_ps(b, 1));
+    const __m128 d = _mm_add_ps(c, _mm_movehl_ps(c, c)); /* (c0 + c2, c1 + c3) */
+    return _mm_cvtss_f32(_mm_add_ss(d, _mm_shuffle_ps(d, d, 1)));
+}
+
+/* The 16 vectors v[i] each summed in the tree of tree16, all at once: lane 4 k + m of
+ * the result is v[4 m + k]'s sum. Level by level: lanes l + l + 8 (v[2i], v[2i + 1]
+ * halves side by side), l + l + 4 (quarters), l + l + 2, l + l + 1. */
+AI __m512 tree16x16(const __m512 v[16])
+{
+    __m512 u[8], w[4], x[2];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++)
+        u[i] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0x44),
+                             _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0xEE));
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++)
+        w[i] = _mm512_add_ps(_mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], 0x88),
+                             _mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], 0xDD));
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; i++)
+        x[i] = _mm512_add_ps(_mm512_shuffle_ps(w[2 * i], w[2 * i + 1], 0x44),
+                             _mm512_shuffle_ps(w[2 * i], w[2 * i + 1], 0xEE));
+    return _mm512_add_ps(_mm512_shuffle_ps(x[0], x[1], 0x88), _mm512_shuffle_ps(x[0], x[1], 0xDD));
+}
+
+/* NP planes (<= 2) of NV vectors a row (<= 2): their tap sums over the images. */
+AI void bwdf_planes(const int NP, const int NV, const float *s, ptrdiff_t scs, ptrdiff_t sns,
+                    const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg, size_t H,
+                    size_t W, __m512 *out)
+{
+    __mmask16 kv[2], kc[2][3];
+    row_masks(W, kv, kc);
+    __m512 a[2][9];
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; p++)
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) a[p][t] = _mm512_setzero_ps();
+    const size_t plane = H * W;
+    for (size_t n = 0; n < nimg; n++) {
+        /* small planes: the planes two images on (a batch stride apart: no hardware
+         * stream) */
+        if (n + 2 < nimg && plane <= 256)
+#pragma GCC unroll 2
+            for (int p = 0; p < NP; p++) {
+                const char *xs = (const char *)at(s, (ptrdiff_t)(n + 2) * sns + p * scs);
+                const char *ds = (const char *)at(dy, (ptrdiff_t)(n + 2) * dns + p * dcs);
+                for (size_t o = 0; o < plane * sizeof(float); o += 64) {
+                    __builtin_prefetch(xs + o, 0, 3);
+                    __builtin_prefetch(ds + o, 0, 3);
+                }
+            }
+        const float *sn = at(s, (ptrdiff_t)n * sns), *dn = at(dy, (ptrdiff_t)n * dns);
+        /* g0: dy row y - 1, g1: row y, g2: row y + 1 */
+        __m512 g0[2][2], g1[2][2], g2[2][2];
+#pragma GCC unroll 2
+        for (int p = 0; p < NP; p++)
+#pragma GCC unroll 2
+            for (int u = 0; u < NV; u++) {
+                g1[p][u] = _mm512_setzero_ps();
+                g2[p][u] = _mm512_maskz_loadu_ps(kv[u], dn + p * dcs + 16 * u);
+            }
+        for (size_t y = 0; y < H; y++) {
+            const ptrdiff_t ro = (ptrdiff_t)(y * W);
+            const int more = y + 1 < H;
+#pragma GCC unroll 2
+            for (int p = 0; p < NP; p++)
+#pragma GCC unroll 2
+                for (int u = 0; u < NV; u++) {
+                    g0[p][u] = g1[p][u];
+                    g1[p][u] = g2[p][u];
+                    if (more)
+                        g2[p][u] = _mm512_maskz_loadu_ps(
+                            kv[u], dn + p * dcs + ro + (ptrdiff_t)W + 16 * u);
+                    __m512 x[3];
+#pragma GCC unroll 3
+                    for (int c = 0; c < 3; c++)
+                        x[c] = _mm512_maskz_loadu_ps(kc[u][c],
+                                                     at(sn, p * scs + ro + 16 * u + c - 1));
+#pragma GCC unroll 3
+                    for (int c = 0; c < 3; c++) {
+                        if (more)
+                            a[p][c] = _mm512_mask3_fmadd_ps(g2[p][u], x[c], a[p][c], kc[u][c]);
+                        a[p][3 + c] = _mm512_mask3_fmadd_ps(g1[p][u], x[c], a[p][3 + c], kc[u][c]);
+                        if (y > 0)
+                            a[p][6 + c] =
+                                _mm512_mask3_fmadd_ps(g0[p][u], x[c], a[p][6 + c], kc[u][c]);
+                    }
+                }
+        }
+    }
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; p++)
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) out[9 * p + t] = a[p][t];
+}
+
+/* Tap sums waiting for their tree (v[0 .. n)), the next one's place in sum. */
+typedef struct {
+    __m512 v[34];
+    size_t n;
+    float *sum;
+} pend;
+
+/* Sums the first 16 waiting (all when last; n < 16 then) into their places. */
+static void pend_flush(pend *q, int last)
+{
+    while (q->n >= 16 || (last && q->n > 0)) {
+        const size_t k = q->n < 16 ? q->n : 16;
+        for (size_t i = k; i < 16; i++) q->v[i] = _mm512_setzero_ps();
+        float r[16];
+        _mm512_storeu_ps(r, tree16x16(q->v));
+        for (size_t i = 0; i < k; i++) q->sum[i] = r[4 * (i % 4) + i / 4];
+        q->sum += k;
+        for (size_t i = 16; i < q->n; i++) q->v[i - 16] = q->v[i];
+        q->n -= k;
+    }
+}
+
+void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptrdiff_t sns,
+                                 const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg,
+                                 size_t H, size_t W, float *sum)
+{
+    if (H == 0 || W == 0 || W > PDNN_DWROW_WMAX) return;
+    pend q;
+    q.n = 0;
+    q.sum = sum;
+    size_t p = 0;
+    if (W <= L)
+        for (; p + 2 <= np; p += 2) {
+            bwdf_planes(2, 1, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,
+                        dns, nimg, H, W, q.v + q.n);
+            q.n += 18;
+            pend_flush(&q, 0);
+        }
+    for (; p < np; p++) {
+        if (W <= L)
+            bwdf_planes(1, 1, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,
+                        dns, nimg, H, W, q.v + q.n);
+        else
+            bwdf_planes(1, 2, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,
+                        dns, nimg, H, W, q.v + q.n);
+        q.n += 9;
+        pend_flush(&q, 0);
+    }
+    pend_flush(&q, 1);
+}

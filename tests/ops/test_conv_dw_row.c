@@ -1,0 +1,161 @@
+/* The row-vector 3x3 depthwise path (conv_cpu_direct_dw_row.c, rows of at most 32 columns
+ * as one or two vectors read in place by masked loads, AVX-512 only) against the
+ * independent oracle of tests/common/tu_conv.h, run directly through a test entry whose
+ * supports() is pdnn_dwrow_applies: widths 9-32 (1-8 and 33, 40 refused) (one vector up to 16: two planes a call;
+ * 17-32: two vectors, one plane), the 33-column limit refused, heights 1-14 (one row: only
+ * the middle tap row), channel counts that cross the 8-plane calls and pairs (a single last
+ * plane; backward filter: blocks of up to 32 channels, their tap sums 16 at a time
+ * across planes), minibatches 1-40 (the backward filter's images in registers), flip, KRSC
+ * (gathered weights), gapped layouts (refused: rows or planes at other strides);
+ * every direction where the documented rules say so, exact on small integers, beta != 0
+ * and NaN-poisoned outputs (beta == 0), alpha 1 / 2 / -0.5 (the kernel's three store
+ * modes), 1 and 2 threads bitwise (the harness). Then the same shapes through
+ * cpu:direct_dw's dispatch at every ISA cap (PDNN_MAX_CPU_ISA: the other paths below
+ * AVX-512). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu/isa.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_row.h"
+#include "tu_conv.h"
+#include "tu_layout.h"
+
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
+
+static const tu_conv_family fam_dw = {
+    {&pdnn_conv_fwd_cpu_direct_dw, &pdnn_conv_bwd_data_cpu_direct_dw,
+     &pdnn_conv_bwd_filter_cpu_direct_dw},
+    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
+
+static long path_runs; /* exec calls the path ran */
+
+static bool rw_supports(const void *prob, const char **why)
+{
+    if (pdnn_dwrow_applies(prob)) return true;
+    *why = "outside the row-vector path";
+    return false;
+}
+
+static pdnnStatus_t rw_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    path_runs++;
+    return pdnn_dw_path_run(&pdnn_dwrow_path, prob, args, ctx->nthreads)
+               ? PDNN_STATUS_SUCCESS
+               : PDNN_STATUS_INTERNAL_ERROR;
+}
+
+static const pdnn_impl rw_entry = {"test:dw_row", -1, PDNN_ISA_AVX512, PDNN_IMPL_DETERMINISTIC,
+                                   rw_supports, NULL, rw_exec};
+
+static const int cfg[][4] = {
+    /* h, w, channels, n */
+    {14, 14, 37, 3}, {7, 7, 19, 2},  {14, 14, 3, 40}, {1, 9, 3, 5},   {1, 16, 2, 3},
+    {2, 17, 3, 2},   {3, 32, 2, 2},  {5, 31, 3, 1},   {4, 15, 5, 2},  {14, 16, 2, 4},
+    {6, 8, 9, 1},    {3, 10, 4, 3},  {9, 12, 2, 2},   {2, 28, 3, 3},  {28, 28, 2, 1},
+    {1, 30, 3, 2},   {11, 24, 1, 2}, {13, 9, 17, 1},  {8, 33, 2, 1},  {5, 40, 2, 1},
+    {2, 13, 70, 2},  {3, 14, 33, 3}};
+
+static tu_conv_shape cfg_shape(int i)
+{
+    const int *c = cfg[i];
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, c[3], c[2], 1, 1, c[0], c[1], 3, 3, 1, 1, 1);
+    s.flip = i % 3 == 1;
+    s.krsc = i % 4 == 2;
+    tu_conv_finish_shape(&s);
+    return s;
+}
+
+/* The documented rules (conv_cpu_direct_dw_row.c) for a packed 3x3 "same" shape. */
+static bool rw_expected(const tu_conv_shape *s, pdnn_conv_dir dir)
+{
+    (void)dir;
+    return s->in[1] >= 9 && s->in[1] <= 32;
+}
+
+static void test_path(void)
+{
+    const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    int ran = 0;
+    const long runs0 = path_runs;
+    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+        const int *c = cfg[i];
+        const tu_conv_shape s = cfg_shape(i);
+        for (int d = 0; d < 3; d++) {
+            const pdnn_conv_dir dir = (pdnn_conv_dir)d;
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &s, dir);
+            const bool want = avx512 && rw_expected(&s, dir);
+            TU_CHECK(pdnn_dwrow_applies(&cs.p) == want, "row path %dx%d %s: applies %d, expected %d",
+                     c[0], c[1], tu_conv_dir_name(dir), !want, want);
+            if (!want) continue;
+            for (int k = 0; k < 2; k++)
+                tu_conv_check(&rw_entry, &s, dir, (i + k) % 5 != 4, al[(i + d + k) % 3],
+                              be[(i + 2 * d + k) % 4], 0, true);
+            ran++;
+        }
+    }
+    /* each check runs the entry twice (1 and 2 threads) */
+    TU_CHECK(!avx512 || (ran >= 54 && path_runs - runs0 >= 4 * ran),
+             "row path: %d direction cases, %ld path runs", ran, path_runs - runs0);
+    /* refused: stride 2, padding 0, dilation 2, 5x5, multiplier 2, NHWC, gapped rows,
+     * double, 1-d */
+    tu_conv_shape rs[9];
+    rs[0] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 3, 3, 2, 1, 1);
+    rs[1] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 3, 3, 1, 0, 1);
+    rs[2] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 3, 3, 1, 2, 2);
+    rs[3] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 5, 5, 1, 2, 1);
+    rs[4] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 2, 14, 14, 3, 3, 1, 1, 1);
+    rs[5] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 3, 3, 1, 1, 1);
+    rs[5].xkind = rs[5].ykind = TU_LAYOUT_CHANNELS_LAST;
+    rs[6] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 3, 3, 1, 1, 1);
+    rs[6].xkind = rs[6].ykind = TU_LAYOUT_GAPPED;
+    rs[7] = tu_conv_shape2d(PDNN_DATA_DOUBLE, 2, 3, 1, 1, 14, 14, 3, 3, 1, 1, 1);
+    rs[8] = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 3, 1, 1, 1);
+    for (int i = 0; i < 9; i++) {
+        tu_conv_finish_shape(&rs[i]);
+        for (int d = 0; d < 3; d++) {
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &rs[i], (pdnn_conv_dir)d);
+            /* a gapped layout may keep the rows back to back: only its strided rows refused */
+            if (i == 6 && cs.p.xs[2] == 14 && cs.p.ys[2] == 14 && cs.p.xs[3] == 1 &&
+                cs.p.ys[3] == 1)
+                continue;
+            TU_CHECK(!pdnn_dwrow_applies(&cs.p), "row path: refusal %d %s", i,
+                     tu_conv_dir_name((pdnn_conv_dir)d));
+        }
+    }
+}
+
+/* The shapes through the family's dispatch, at every ISA cap the CPU has (at the given
+ * one only when PDNN_MAX_CPU_ISA is set). */
+static void test_family_caps(bool given)
+{
+    static const char *caps[] = {"avx512", "avx2", "scalar"};
+    const int top = (int)pdnn_cpu_isa_detected();
+    for (int k = 0; k < 3; k++) {
+        if (given ? k > 0 : 2 - k > top) continue;
+        if (!given) setenv("PDNN_MAX_CPU_ISA", caps[k], 1);
+        if (!given) pdnn_cpu_isa_reread();
+        for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+            const tu_conv_shape s = cfg_shape(i);
+            tu_conv_check_family(&fam_dw, &s, i % 5 != 3);
+        }
+    }
+    if (!given) unsetenv("PDNN_MAX_CPU_ISA");
+    if (!given) pdnn_cpu_isa_reread();
+}
+
+int main(void)
+{
+    tu_seed(1414);
+    const char *cap = getenv("PDNN_MAX_CPU_ISA");
+    test_path();
+    test_family_caps(cap && *cap);
+    printf("conv dw row vectors: %ld direction cases\n", tu_conv_cases());
+    return tu_finish("ops/conv_dw_row");
+}
