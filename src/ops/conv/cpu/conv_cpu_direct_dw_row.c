@@ -9,12 +9,17 @@
  *    filter's (2 - r, 2 - c));
  *  - backward filter: each tap's sums kept as 16 lanes in registers over the images in
  *    order and the rows, then the lanes summed in a fixed tree.
- * Rows of RW_WMIN to 32 columns (MobileNet-v2's 14x14 and 28x28 layers; 1 thread CPU
- * clock against the masked flat and channel-block paths: 14x14 x 576 forward mb1 49 ->
- * 21 us, mb32 1.72 -> 1.12 ms; 28x28 x 192 forward mb32 1.94 -> 1.49 ms, backward filter
- * 1.94 -> 1.54 ms). Narrower rows fill at most half a vector: there the other paths
- * measured as fast or faster (7x7: a two-rows-a-vector variant of these kernels was no
- * faster forward and slower backward filter than the channel blocks at minibatch 1).
+ * Rows of RW_WMIN to 32 columns (MobileNet-v2's 7x7, 14x14 and 28x28 layers; 1 thread
+ * CPU clock against the masked flat and channel-block paths: 14x14 x 576 forward mb1 49
+ * -> 21 us, mb32 1.72 -> 1.12 ms; 28x28 x 192 forward mb32 1.94 -> 1.49 ms, backward
+ * filter 1.94 -> 1.54 ms; 7x7 x 960 kernels alone, forward 25.5 -> 21 us mb1, 0.87 ->
+ * 0.74 ms mb32, backward filter mb32 1.01 -> 0.71 ms); the backward filter of rows
+ * narrower than RW_WFULL only from RW_WPIX output pixels a channel (all images; below
+ * it the channel blocks' transposes cost less than this path's per-channel sums: 7x7
+ * at minibatch 1). Narrower rows than RW_WMIN are left to the other paths (not
+ * measured). (A variant with two 7-column rows a vector, 36 instead of 63
+ * multiply-adds a 7x7 plane, measured 25% slower than one row a vector, with 1, 2 or
+ * 4 planes interleaved: not kept.)
  * Threads split (image, channel) planes (forward, backward data; calls of up to RW_GROUP
  * consecutive channels) or blocks of up to RW_WBLOCK channels, at least two (backward
  * filter); every output is one chain in an order fixed by the problem, so results do not
@@ -28,7 +33,9 @@
 
 #define RW_GROUP 8   /* planes a kernel call (forward, backward data) */
 #define RW_WBLOCK 32 /* channels a kernel call at most (backward filter) */
-#define RW_WMIN 9    /* row width at least */
+#define RW_WMIN 7    /* row width at least */
+#define RW_WFULL 9   /* backward filter: narrower rows from RW_WPIX pixels a channel */
+#define RW_WPIX 784
 
 typedef struct {
     int64_t H, W;
@@ -50,6 +57,7 @@ static bool rw_init(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, rw_geo
         return false;
     const int64_t H = G->in[1], W = G->in[2];
     if (G->out[1] != H || G->out[2] != W || W < RW_WMIN || W > PDNN_DWROW_WMAX) return false;
+    if (p->dir == PDNN_CONV_BWD_FILTER && W < RW_WFULL && p->n * H * W < RW_WPIX) return false;
     if ((H > 1 && (G->xs[3] != W || G->ys[3] != W))) return false;
     R->H = H;
     R->W = W;
