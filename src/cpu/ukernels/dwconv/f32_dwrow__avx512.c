@@ -175,6 +175,36 @@ AI __m512 tree16x16(const __m512 v[16])
     return _mm512_add_ps(_mm512_shuffle_ps(x[0], x[1], 0x88), _mm512_shuffle_ps(x[0], x[1], 0xDD));
 }
 
+/* bwdf of source row y (ro = y W) of NP planes: g1 holds dy row y on entry, g0 row y - 1
+ * (T2: taps of tap row 2); dy row y + 1 loaded into g2 (T0: taps of tap row 0), then the
+ * rows moved on (g0 = g1, g1 = g2). */
+AI void bwdf_row(const int NP, const int NV, const int T0, const int T2, const float *sn,
+                 ptrdiff_t scs, const float *dn, ptrdiff_t dcs, ptrdiff_t ro, size_t W,
+                 const __mmask16 kv[2], const __mmask16 kc[2][3], __m512 g0[2][2],
+                 __m512 g1[2][2], __m512 g2[2][2], __m512 a[2][9])
+{
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; p++)
+#pragma GCC unroll 2
+        for (int u = 0; u < NV; u++) {
+            if (T0)
+                g2[p][u] = _mm512_maskz_loadu_ps(kv[u], dn + p * dcs + ro + (ptrdiff_t)W + 16 * u);
+            __m512 x[3];
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; c++)
+                x[c] = _mm512_maskz_loadu_ps(kc[u][c], at(sn, p * scs + ro + 16 * u + c - 1));
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; c++) {
+                if (T0) a[p][c] = _mm512_mask3_fmadd_ps(g2[p][u], x[c], a[p][c], kc[u][c]);
+                a[p][3 + c] = _mm512_mask3_fmadd_ps(g1[p][u], x[c], a[p][3 + c], kc[u][c]);
+                if (T2)
+                    a[p][6 + c] = _mm512_mask3_fmadd_ps(g0[p][u], x[c], a[p][6 + c], kc[u][c]);
+            }
+            g0[p][u] = g1[p][u];
+            g1[p][u] = g2[p][u];
+        }
+}
+
 /* NP planes (<= 2) of NV vectors a row (<= 2): their tap sums over the images. */
 AI void bwdf_planes(const int NP, const int NV, const float *s, ptrdiff_t scs, ptrdiff_t sns,
                     const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg, size_t H,
@@ -208,37 +238,18 @@ AI void bwdf_planes(const int NP, const int NV, const float *s, ptrdiff_t scs, p
         for (int p = 0; p < NP; p++)
 #pragma GCC unroll 2
             for (int u = 0; u < NV; u++) {
-                g1[p][u] = _mm512_setzero_ps();
-                g2[p][u] = _mm512_maskz_loadu_ps(kv[u], dn + p * dcs + 16 * u);
+                g0[p][u] = g2[p][u] = _mm512_setzero_ps();
+                g1[p][u] = _mm512_maskz_loadu_ps(kv[u], dn + p * dcs + 16 * u);
             }
-        for (size_t y = 0; y < H; y++) {
-            const ptrdiff_t ro = (ptrdiff_t)(y * W);
-            const int more = y + 1 < H;
-#pragma GCC unroll 2
-            for (int p = 0; p < NP; p++)
-#pragma GCC unroll 2
-                for (int u = 0; u < NV; u++) {
-                    g0[p][u] = g1[p][u];
-                    g1[p][u] = g2[p][u];
-                    if (more)
-                        g2[p][u] = _mm512_maskz_loadu_ps(
-                            kv[u], dn + p * dcs + ro + (ptrdiff_t)W + 16 * u);
-                    __m512 x[3];
-#pragma GCC unroll 3
-                    for (int c = 0; c < 3; c++)
-                        x[c] = _mm512_maskz_loadu_ps(kc[u][c],
-                                                     at(sn, p * scs + ro + 16 * u + c - 1));
-#pragma GCC unroll 3
-                    for (int c = 0; c < 3; c++) {
-                        if (more)
-                            a[p][c] = _mm512_mask3_fmadd_ps(g2[p][u], x[c], a[p][c], kc[u][c]);
-                        a[p][3 + c] = _mm512_mask3_fmadd_ps(g1[p][u], x[c], a[p][3 + c], kc[u][c]);
-                        if (y > 0)
-                            a[p][6 + c] =
-                                _mm512_mask3_fmadd_ps(g0[p][u], x[c], a[p][6 + c], kc[u][c]);
-                    }
-                }
-        }
+        /* the first row (no tap row 2), the middle rows, the last (no tap row 0) */
+        bwdf_row(NP, NV, H > 1, 0, sn, scs, dn, dcs, 0, W, kv, kc, g0, g1, g2, a);
+        size_t y = 1;
+        for (; y + 1 < H; y++)
+            bwdf_row(NP, NV, 1, 1, sn, scs, dn, dcs, (ptrdiff_t)(y * W), W, kv, kc, g0, g1, g2,
+                     a);
+        if (y < H)
+            bwdf_row(NP, NV, 0, 1, sn, scs, dn, dcs, (ptrdiff_t)(y * W), W, kv, kc, g0, g1, g2,
+                     a);
     }
 #pragma GCC unroll 2
     for (int p = 0; p < NP; p++)
