@@ -3,7 +3,7 @@
  * independent oracle of tests/common/tu_conv.h, run directly through a test entry whose
  * supports() is pdnn_dwrow_applies: widths 7-32 (6 and 33, 40 refused; the backward
  * filter of widths 7 and 8 from 784 output pixels a channel) (one vector up to 16: two
- * planes a call;
+ * planes a call; up to 8: two planes a vector, an odd last plane alone;
  * 17-32: two vectors, one plane), the 33-column limit refused, heights 1-14 (one row: only
  * the middle tap row), channel counts that cross the 8-plane calls and pairs (a single last
  * plane; backward filter: blocks of up to 32 channels, their tap sums 16 at a time

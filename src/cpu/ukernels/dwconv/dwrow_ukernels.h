@@ -3,7 +3,8 @@
  * W <= PDNN_DWROW_WMAX). A plane row is ceil(W / 16) vectors read in place by masked
  * loads (columns j - 1, j, j + 1 of a row: three loads a row and vector, the lanes outside
  * the row masked off: never read, never added), each loaded vector used by the three
- * output rows it reaches; no copies, no mask tables. Used by
+ * output rows it reaches; no copies, no mask tables. conv: rows of up to 8 columns of two
+ * planes share a vector. Used by
  * src/ops/conv/cpu/conv_cpu_direct_dw_row.c.
  *
  * Taps: w[t], t = 3 r + c, is the weight of source pixel (i + r - 1, j + c - 1) for

@@ -1,7 +1,8 @@
 /* Row-vector 3 x 3 depthwise micro-kernels (dwrow_ukernels.h), AVX-512. conv: a source
  * row's three column-shifted vectors (per 16 columns) loaded once and added into the
  * three output rows they reach (rows i + 1, i, i - 1 through tap rows 0, 1, 2), three
- * rolling accumulators a row; two planes at a time for one-vector rows. bwdf: the nine
+ * rolling accumulators a row; two planes at a time for one-vector rows (rows of up to 8:
+ * the two planes in one vector, conv_dual). bwdf: the nine
  * tap sums of one or two planes in registers over the images and rows, the dy rows
  * y + 1, y, y - 1 of source row y kept rolling; the planes' tap vectors then summed 16
  * at a time in one transposing tree (tree16x16: the same tree as one at a time, ~3
@@ -107,11 +108,79 @@ AI void conv_planes(const int NP, const int NV, const int MODE, const float *con
             store_out(MODE, d[p] + (ptrdiff_t)((H - 1) * W) + 16 * u, a1[p][u], kv[u], va, vb);
 }
 
+/* Rows of W <= 8: two planes a vector, plane A's row in lanes 0..7, plane B's in lanes
+ * 8..15 (B loaded merged, stored from its lanes 8 below its row); the column shifts by
+ * lane shifts of the loaded row (valignd: a shifted lane from outside the row, or from
+ * the other plane, sits under a masked-off tap), so a row of two planes costs one
+ * zeroing and one merging load, two shifts and 9 multiply-adds. */
+AI void conv_dual(const int MODE, const float *sa, const float *sb, const float *wa,
+                  const float *wb, float *da, float *db, size_t H, size_t W, __m512 va,
+                  __m512 vb)
+{
+    const __mmask16 kA = below((ptrdiff_t)W), kB = (__mmask16)(kA << 8), kv = kA | kB;
+    const __mmask16 kA2 = below((ptrdiff_t)W - 1);
+    const __mmask16 kc[3] = {(__mmask16)(kv & 0xFEFE), kv, (__mmask16)(kA2 | (kA2 << 8))};
+    __m512 wv[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++)
+        wv[t] = _mm512_mask_blend_ps((__mmask16)0xFF00, _mm512_set1_ps(wa[t]), _mm512_set1_ps(wb[t]));
+    const __m512i z = _mm512_setzero_si512();
+    __m512 a0, a1 = _mm512_setzero_ps(), a2 = _mm512_setzero_ps();
+    for (size_t y = 0; y < H; y++) {
+        const ptrdiff_t ro = (ptrdiff_t)(y * W);
+        __m512 v = _mm512_maskz_loadu_ps(kA, sa + ro);
+        v = _mm512_mask_loadu_ps(v, kB, at(sb, ro - 8));
+        const __m512i vi = _mm512_castps_si512(v);
+        const __m512 x[3] = {_mm512_castsi512_ps(_mm512_alignr_epi32(vi, z, 15)), v,
+                             _mm512_castsi512_ps(_mm512_alignr_epi32(z, vi, 1))};
+        a0 = a1;
+        a1 = a2;
+        if (y > 0) {
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; c++) a0 = _mm512_mask3_fmadd_ps(wv[6 + c], x[c], a0, kc[c]);
+            __m512 e = a0;
+            if (MODE >= 1) e = _mm512_mul_ps(va, e);
+            if (MODE == 2) {
+                __m512 o = _mm512_maskz_loadu_ps(kA, da + ro - (ptrdiff_t)W);
+                o = _mm512_mask_loadu_ps(o, kB, (float *)at(db, ro - (ptrdiff_t)W - 8));
+                e = _mm512_add_ps(e, _mm512_mul_ps(vb, o));
+            }
+            _mm512_mask_storeu_ps(da + ro - (ptrdiff_t)W, kA, e);
+            _mm512_mask_storeu_ps((float *)at(db, ro - (ptrdiff_t)W - 8), kB, e);
+        }
+#pragma GCC unroll 3
+        for (int c = 0; c < 3; c++) a1 = _mm512_mask3_fmadd_ps(wv[3 + c], x[c], a1, kc[c]);
+        a2 = _mm512_setzero_ps();
+        if (y + 1 < H)
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; c++) a2 = _mm512_mask3_fmadd_ps(wv[c], x[c], a2, kc[c]);
+    }
+    {
+        const ptrdiff_t ro = (ptrdiff_t)((H - 1) * W);
+        __m512 e = a1;
+        if (MODE >= 1) e = _mm512_mul_ps(va, e);
+        if (MODE == 2) {
+            __m512 o = _mm512_maskz_loadu_ps(kA, da + ro);
+            o = _mm512_mask_loadu_ps(o, kB, (float *)at(db, ro - 8));
+            e = _mm512_add_ps(e, _mm512_mul_ps(vb, o));
+        }
+        _mm512_mask_storeu_ps(da + ro, kA, e);
+        _mm512_mask_storeu_ps((float *)at(db, ro - 8), kB, e);
+    }
+}
+
+
 AI void conv_mode(const int MODE, size_t np, const float *src, ptrdiff_t scs, const float *w,
                   ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs, __m512 va,
                   __m512 vb)
 {
     size_t p = 0;
+    if (W <= 8) {
+        for (; p + 2 <= np; p += 2)
+            conv_dual(MODE, src + (ptrdiff_t)p * scs, src + (ptrdiff_t)(p + 1) * scs,
+                      w + (ptrdiff_t)p * wcs, w + (ptrdiff_t)(p + 1) * wcs,
+                      dst + (ptrdiff_t)p * dcs, dst + (ptrdiff_t)(p + 1) * dcs, H, W, va, vb);
+    }
     if (W <= L) {
         for (; p + 2 <= np; p += 2) {
             const float *s[2] = {src + (ptrdiff_t)p * scs, src + (ptrdiff_t)(p + 1) * scs};

@@ -13,7 +13,8 @@
  * CPU clock against the masked flat and channel-block paths: 14x14 x 576 forward mb1 49
  * -> 21 us, mb32 1.72 -> 1.12 ms; 28x28 x 192 forward mb32 1.94 -> 1.49 ms, backward
  * filter 1.94 -> 1.54 ms; 7x7 x 960 kernels alone, forward 25.5 -> 21 us mb1, 0.87 ->
- * 0.74 ms mb32, backward filter mb32 1.01 -> 0.71 ms); the backward filter of rows
+ * 0.74 ms mb32 (rows of up to 8 columns of two planes in one vector: 15.3 us, 0.57 ms),
+ * backward filter mb32 1.01 -> 0.71 ms); the backward filter of rows
  * narrower than RW_WFULL only from RW_WPIX output pixels a channel (all images; below
  * it the channel blocks' transposes cost less than this path's per-channel sums: 7x7
  * at minibatch 1). Narrower rows than RW_WMIN are left to the other paths (not
