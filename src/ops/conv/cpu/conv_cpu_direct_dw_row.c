@@ -18,9 +18,10 @@
  * narrower than RW_WFULL only from RW_WPIX output pixels a channel (all images; below
  * it the channel blocks' transposes cost less than this path's per-channel sums: 7x7
  * at minibatch 1). Narrower rows than RW_WMIN are left to the other paths (not
- * measured). (A variant with two 7-column rows a vector, 36 instead of 63
- * multiply-adds a 7x7 plane, measured 25% slower than one row a vector, with 1, 2 or
- * 4 planes interleaved: not kept.)
+ * measured). (A variant with two 7-column rows of one plane a vector, 36 instead of 63
+ * multiply-adds a 7x7 plane, measured 25% slower than one row a vector, with 1, 2 or 4
+ * planes interleaved, and no faster with lane shifts instead of shifted loads: not kept;
+ * two planes a vector with lane shifts measured 1.4x faster: kept, rows up to 8.)
  * Threads split (image, channel) planes (forward, backward data; calls of up to RW_GROUP
  * consecutive channels) or blocks of up to RW_WBLOCK channels, at least two (backward
  * filter); every output is one chain in an order fixed by the problem, so results do not
