@@ -223,16 +223,11 @@ AI float tree16(__m512 a)
     return _mm_cvtss_f32(_mm_add_ss(d, _mm_shuffle_ps(d, d, 1)));
 }
 
-/* The 16 vectors v[i] each summed in the tree of tree16, all at once: lane 4 k + m of
- * the result is v[4 m + k]'s sum. Level by level: lanes l + l + 8 (v[2i], v[2i + 1]
- * halves side by side), l + l + 4 (quarters), l + l + 2, l + l + 1. */
-AI __m512 tree16x16(const __m512 v[16])
+/* Levels 2-4 of tree16x16 on u[i] = the 8-lane partial sums of V[2 i] (lanes 0-7) and
+ * V[2 i + 1] (lanes 8-15): lane 4 k + m of the result is V[4 m + k]'s sum. */
+AI __m512 tree8x16(const __m512 u[8])
 {
-    __m512 u[8], w[4], x[2];
-#pragma GCC unroll 8
-    for (int i = 0; i < 8; i++)
-        u[i] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0x44),
-                             _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0xEE));
+    __m512 w[4], x[2];
 #pragma GCC unroll 4
     for (int i = 0; i < 4; i++)
         w[i] = _mm512_add_ps(_mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], 0x88),
@@ -242,6 +237,19 @@ AI __m512 tree16x16(const __m512 v[16])
         x[i] = _mm512_add_ps(_mm512_shuffle_ps(w[2 * i], w[2 * i + 1], 0x44),
                              _mm512_shuffle_ps(w[2 * i], w[2 * i + 1], 0xEE));
     return _mm512_add_ps(_mm512_shuffle_ps(x[0], x[1], 0x88), _mm512_shuffle_ps(x[0], x[1], 0xDD));
+}
+
+/* The 16 vectors v[i] each summed in the tree of tree16, all at once: lane 4 k + m of
+ * the result is v[4 m + k]'s sum. Level by level: lanes l + l + 8 (v[2i], v[2i + 1]
+ * halves side by side), l + l + 4 (quarters), l + l + 2, l + l + 1. */
+AI __m512 tree16x16(const __m512 v[16])
+{
+    __m512 u[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++)
+        u[i] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0x44),
+                             _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0xEE));
+    return tree8x16(u);
 }
 
 /* bwdf of source row y (ro = y W) of NP planes: g1 holds dy row y on entry, g0 row y - 1
@@ -326,6 +334,55 @@ AI void bwdf_planes(const int NP, const int NV, const float *s, ptrdiff_t scs, p
         for (int t = 0; t < 9; t++) out[9 * p + t] = a[p][t];
 }
 
+/* Two planes of rows W <= 8 in one vector (conv_dual's layout) over the images: their tap
+ * sums as the halves of out[t] (plane A lanes 0-7, B lanes 8-15). */
+AI void bwdf_dual(const float *sa, const float *sb, ptrdiff_t sns, const float *da,
+                  const float *db, ptrdiff_t dns, size_t nimg, size_t H, size_t W, __m512 *out)
+{
+    const __mmask16 kA = below((ptrdiff_t)W), kB = (__mmask16)(kA << 8), kv = kA | kB;
+    const __mmask16 kA2 = below((ptrdiff_t)W - 1);
+    const __mmask16 kc[3] = {(__mmask16)(kv & 0xFEFE), kv, (__mmask16)(kA2 | (kA2 << 8))};
+    const __m512i z = _mm512_setzero_si512();
+    __m512 a[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) a[t] = _mm512_setzero_ps();
+    const size_t plane = H * W;
+    for (size_t n = 0; n < nimg; n++) {
+        const ptrdiff_t no = (ptrdiff_t)n * sns, nd = (ptrdiff_t)n * dns;
+        if (n + 2 < nimg) {
+            const char *pf[4] = {(const char *)at(sa, no + 2 * sns), (const char *)at(sb, no + 2 * sns),
+                                 (const char *)at(da, nd + 2 * dns), (const char *)at(db, nd + 2 * dns)};
+            for (size_t o = 0; o < plane * sizeof(float); o += 64)
+                for (int i = 0; i < 4; i++) __builtin_prefetch(pf[i] + o, 0, 3);
+        }
+        const float *xa = at(sa, no), *xb = at(sb, no), *ga = at(da, nd), *gb = at(db, nd);
+        __m512 g0 = _mm512_setzero_ps(), g2 = _mm512_setzero_ps();
+        __m512 g1 = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(kA, ga), kB, at(gb, -8));
+        for (size_t y = 0; y < H; y++) {
+            const ptrdiff_t ro = (ptrdiff_t)(y * W);
+            const int more = y + 1 < H;
+            if (more)
+                g2 = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(kA, ga + ro + (ptrdiff_t)W), kB,
+                                          at(gb, ro + (ptrdiff_t)W - 8));
+            const __m512 v = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(kA, xa + ro), kB,
+                                                  at(xb, ro - 8));
+            const __m512i vi = _mm512_castps_si512(v);
+            const __m512 x[3] = {_mm512_castsi512_ps(_mm512_alignr_epi32(vi, z, 15)), v,
+                                 _mm512_castsi512_ps(_mm512_alignr_epi32(z, vi, 1))};
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; c++) {
+                if (more) a[c] = _mm512_mask3_fmadd_ps(g2, x[c], a[c], kc[c]);
+                a[3 + c] = _mm512_mask3_fmadd_ps(g1, x[c], a[3 + c], kc[c]);
+                if (y > 0) a[6 + c] = _mm512_mask3_fmadd_ps(g0, x[c], a[6 + c], kc[c]);
+            }
+            g0 = g1;
+            g1 = g2;
+        }
+    }
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) out[t] = a[t];
+}
+
 /* Tap sums waiting for their tree (v[0 .. n)), the next one's place in sum. */
 typedef struct {
     __m512 v[34];
@@ -348,6 +405,31 @@ static void pend_flush(pend *q, int last)
     }
 }
 
+/* Dual tap sums (bwdf_dual) waiting for their tree: v[i] holds taps t = (g + i) % 9 of
+ * the plane pair (g + i) / 9 of the call (sum + 18 pair + t, + 9 for the second plane). */
+typedef struct {
+    __m512 v[17];
+    size_t n, g;
+    float *sum;
+} dpend;
+
+static void dpend_flush(dpend *q, int last)
+{
+    while (q->n >= 8 || (last && q->n > 0)) {
+        const size_t k = q->n < 8 ? q->n : 8;
+        for (size_t i = k; i < 8; i++) q->v[i] = _mm512_setzero_ps();
+        float r[16];
+        _mm512_storeu_ps(r, tree8x16(q->v));
+        for (size_t i = 0; i < 2 * k; i++) { /* V[i]: half i % 2 of v[i / 2] */
+            const size_t gi = q->g + i / 2;
+            q->sum[18 * (gi / 9) + 9 * (i % 2) + gi % 9] = r[4 * (i % 4) + i / 4];
+        }
+        q->g += k;
+        for (size_t i = 8; i < q->n; i++) q->v[i - 8] = q->v[i];
+        q->n -= k;
+    }
+}
+
 void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptrdiff_t sns,
                                  const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg,
                                  size_t H, size_t W, float *sum)
@@ -357,6 +439,20 @@ void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptr
     q.n = 0;
     q.sum = sum;
     size_t p = 0;
+    if (W <= 8) {
+        dpend dq;
+        dq.n = dq.g = 0;
+        dq.sum = sum;
+        for (; p + 2 <= np; p += 2) {
+            bwdf_dual(src + (ptrdiff_t)p * scs, src + (ptrdiff_t)(p + 1) * scs, sns,
+                      dy + (ptrdiff_t)p * dcs, dy + (ptrdiff_t)(p + 1) * dcs, dns, nimg, H, W,
+                      dq.v + dq.n);
+            dq.n += 9;
+            dpend_flush(&dq, 0);
+        }
+        dpend_flush(&dq, 1);
+        q.sum = sum + 9 * p;
+    }
     if (W <= L)
         for (; p + 2 <= np; p += 2) {
             bwdf_planes(2, 1, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,

@@ -14,11 +14,9 @@
  * -> 21 us, mb32 1.72 -> 1.12 ms; 28x28 x 192 forward mb32 1.94 -> 1.49 ms, backward
  * filter 1.94 -> 1.54 ms; 7x7 x 960 kernels alone, forward 25.5 -> 21 us mb1, 0.87 ->
  * 0.74 ms mb32 (rows of up to 8 columns of two planes in one vector: 15.3 us, 0.57 ms),
- * backward filter mb32 1.01 -> 0.71 ms); the backward filter of rows
- * narrower than RW_WFULL only from RW_WPIX output pixels a channel (all images; below
- * it the channel blocks' transposes cost less than this path's per-channel sums: 7x7
- * at minibatch 1). Narrower rows than RW_WMIN are left to the other paths (not
- * measured). (A variant with two 7-column rows of one plane a vector, 36 instead of 63
+ * backward filter mb32 1.01 -> 0.44 ms (two planes a vector), mb1 against the channel
+ * blocks 25 -> 24 us, mb4 89 -> 61 us). Narrower rows than RW_WMIN are left to the
+ * other paths (not measured). (A variant with two 7-column rows of one plane a vector, 36 instead of 63
  * multiply-adds a 7x7 plane, measured 25% slower than one row a vector, with 1, 2 or 4
  * planes interleaved, and no faster with lane shifts instead of shifted loads: not kept;
  * two planes a vector with lane shifts measured 1.4x faster: kept, rows up to 8.)
@@ -36,8 +34,6 @@
 #define RW_GROUP 8   /* planes a kernel call (forward, backward data) */
 #define RW_WBLOCK 32 /* channels a kernel call at most (backward filter) */
 #define RW_WMIN 7    /* row width at least */
-#define RW_WFULL 9   /* backward filter: narrower rows from RW_WPIX pixels a channel */
-#define RW_WPIX 784
 
 typedef struct {
     int64_t H, W;
@@ -59,7 +55,6 @@ static bool rw_init(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, rw_geo
         return false;
     const int64_t H = G->in[1], W = G->in[2];
     if (G->out[1] != H || G->out[2] != W || W < RW_WMIN || W > PDNN_DWROW_WMAX) return false;
-    if (p->dir == PDNN_CONV_BWD_FILTER && W < RW_WFULL && p->n * H * W < RW_WPIX) return false;
     if ((H > 1 && (G->xs[3] != W || G->ys[3] != W))) return false;
     R->H = H;
     R->W = W;
