@@ -1,9 +1,10 @@
 /* Row-vector 3 x 3 depthwise micro-kernels (internal), f32, AVX-512 only: stride 1,
  * unit dilation, padding 1, the output plane the input's size (H x W, rows back to back,
  * W <= PDNN_DWROW_WMAX). A plane row is ceil(W / 16) vectors read in place by masked
- * loads (columns j - 1, j, j + 1 of a row: three loads a row and vector, the lanes outside
- * the row masked off: never read, never added), each loaded vector used by the three
- * output rows it reaches; no copies, no mask tables. conv: rows of up to 8 columns of two
+ * loads (the lanes past the row never read), its columns j - 1 and j + 1 made by lane
+ * shifts (the lanes outside the row masked off in every multiply-add: never added), each
+ * row's three vectors used by the three output rows they reach; no copies, no mask
+ * tables. conv: rows of up to 8 columns of two
  * planes share a vector. Used by
  * src/ops/conv/cpu/conv_cpu_direct_dw_row.c.
  *

@@ -1,9 +1,9 @@
 /* Row-vector 3 x 3 depthwise convolution (conv_cpu_direct_dw_row.h), AVX-512: the NCHW
  * planes read in place, each row ceil(W / 16) vectors; a source row's three
- * column-shifted vectors (masked loads, the lanes outside the row never read) serve the
- * three output rows they reach, so a 16-column piece of output costs 9 multiply-adds and
- * 3 loads, against the masked flat path's 9 of each plus a mask per tap
- * (dwrow_ukernels.h).
+ * column-shifted vectors (one masked load, the lanes past the row never read, and two
+ * lane shifts) serve the three output rows they reach, so a 16-column piece of output
+ * costs 9 multiply-adds and one load, against the masked flat path's 9 multiply-adds, 9
+ * loads and 9 masks (dwrow_ukernels.h).
  *  - forward: source x, destination y, taps in (r, c) order;
  *  - backward data: the correlation of dy with the rotated filter (tap (r, c) is the
  *    filter's (2 - r, 2 - c));
