@@ -19,9 +19,11 @@ const pdnn_gemm_ldb_ukernel *pdnn_gemm_ldb_ukernel_select_f32(void)
 }
 
 static const pdnn_gemv_ukernel gemv_ukernels[] = {
-    {"pdnn_f32_gemv_ukernel_6__avx512", 6, pdnn_f32_gemv_ukernel_6__avx512},
-    {"pdnn_f32_gemv_ukernel_6__avx2_fma", 6, pdnn_f32_gemv_ukernel_6__avx2_fma},
-    {"pdnn_f32_gemv_ukernel_4__scalar", 4, pdnn_f32_gemv_ukernel_4__scalar},
+    {"pdnn_f32_gemv_ukernel_6__avx512", 6, pdnn_f32_gemv_ukernel_6__avx512,
+     pdnn_f32_gemv_ukernel_6__avx512_x4},
+    {"pdnn_f32_gemv_ukernel_6__avx2_fma", 6, pdnn_f32_gemv_ukernel_6__avx2_fma,
+     pdnn_f32_gemv_ukernel_6__avx2_fma_x4},
+    {"pdnn_f32_gemv_ukernel_4__scalar", 4, pdnn_f32_gemv_ukernel_4__scalar, NULL},
 };
 
 const pdnn_gemv_ukernel *pdnn_gemv_ukernel_select_f32(void)

@@ -166,6 +166,20 @@ static void test_edges(pdnnDataType_t t)
     s = tu_conv_shape1d(t, 3, 1, 2, 5, 300, 3, 2, 1, 1);
     check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
     check_dir(&s, PDNN_CONV_FWD, false, 0.5, 2.0);
+    /* forward with the filter in place and a chunk's last 1-4 columns by GEMV (f32):
+     * 14 x 14 pixels (3 panels of 64 and 4 columns), 9 x 9 (AVX2's 16-wide panels and 1
+     * column), 1-d 130 (2 columns), rows not a multiple of 6, groups, gapped y, beta */
+    s = tu_conv_shape2d(t, 1, 1, 8, 13, 14, 14, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, -1.0, 0.5);
+    s.ykind = TU_LAYOUT_GAPPED;
+    check_dir(&s, PDNN_CONV_FWD, true, 2.0, 1.0);
+    s = tu_conv_shape2d(t, 1, 2, 5, 7, 9, 9, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 0.5, -1.0);
+    s = tu_conv_shape1d(t, 1, 1, 3, 9, 130, 5, 1, 2, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 1.0, 1.0);
     /* images above the padded chunk's 512 KiB: one image a chunk, the later chunks
      * keeping the first one's padding zeros (stride 2 phases and stride 1) */
     s = tu_conv_shape2d(t, 2, 1, 3, 2, 170, 340, 3, 3, 2, 1, 1);

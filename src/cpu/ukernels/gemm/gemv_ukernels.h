@@ -29,10 +29,29 @@ PDNN_F32_GEMV_UKERNEL(pdnn_f32_gemv_ukernel_4__scalar);
 PDNN_F32_GEMV_UKERNEL(pdnn_f32_gemv_ukernel_6__avx2_fma);
 PDNN_F32_GEMV_UKERNEL(pdnn_f32_gemv_ukernel_6__avx512);
 
+/* Several vectors at once (the SIMD kernels' _x4 entry, nc <= 4 columns x + j * ldx):
+ *   y[i * incy + yoff[j]] = alpha * sum_{k < kc} a[i * lda + k] * x[j * ldx + k]
+ *                           + beta * y[i * incy + yoff[j]]      for i < mr, j < nc
+ * A's rows are read once for all the columns; each row and column's sum is one vector
+ * of lanes (k steps of W, the tail through masked loads) reduced in a fixed tree, so
+ * its bits depend only on kc and the kernel (not the bits of the one-vector entry,
+ * which alternates two vectors). */
+typedef void (*pdnn_f32_gemv_x4_ukernel_fn)(size_t mr, size_t nc, size_t kc, const float *a,
+                                            ptrdiff_t lda, const float *x, ptrdiff_t ldx,
+                                            float *y, ptrdiff_t incy, const ptrdiff_t *yoff,
+                                            float alpha, float beta);
+#define PDNN_F32_GEMV_X4_UKERNEL(name)                                                     \
+    void name(size_t mr, size_t nc, size_t kc, const float *restrict a, ptrdiff_t lda,     \
+              const float *restrict x, ptrdiff_t ldx, float *restrict y, ptrdiff_t incy,    \
+              const ptrdiff_t *yoff, float alpha, float beta)
+PDNN_F32_GEMV_X4_UKERNEL(pdnn_f32_gemv_ukernel_6__avx2_fma_x4);
+PDNN_F32_GEMV_X4_UKERNEL(pdnn_f32_gemv_ukernel_6__avx512_x4);
+
 typedef struct {
     const char *name;
     int mr;
     pdnn_f32_gemv_ukernel_fn f32;
+    pdnn_f32_gemv_x4_ukernel_fn f32_x4; /* NULL: none (scalar) */
 } pdnn_gemv_ukernel;
 
 /* The GEMV kernel of the current ISA (src/gemm/gemm_ldb.c). */

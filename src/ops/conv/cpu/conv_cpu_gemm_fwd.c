@@ -15,7 +15,8 @@
  * whole filter while it is in its cache; otherwise threads split the packing by panel
  * and the product by output tile. A chunk's last few columns (at most 32 past its full
  * panels) go through a narrower tile with the same rows when the ISA has one (AVX-512
- * f32: 6 x 16), not a mostly empty 64-wide panel. Threads split the padding by plane;
+ * f32: 6 x 16), not a mostly empty 64-wide panel; at most 4 of them, with an f32 filter
+ * read in place, through GEMV micro-kernels (one dot product along T per row and column). Threads split the padding by plane;
  * each y element is one sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
  * thread count. y is written once per K block, never read when beta == 0 (later blocks
  * add to the partial sums already stored).
@@ -33,7 +34,9 @@
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "core/par.h"
 #include "core/registry.h"
+#include "cpu/ukernels/gemm/gemv_ukernels.h"
 #include "cpu/ukernels/pack/pack_runs.h"
+#include "cpu/ukernels/transpose/transpose.h"
 
 
 typedef struct {
@@ -177,9 +180,8 @@ static bool fwd_supports(const void *prob, const char **why)
 PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
                            const int64_t *poff,
                            pdnn_pack_runs_fn copy, const char *pad, int64_t grp, int64_t col0,
-                           int64_t ncol, char *dst, size_t es)
+                           int64_t ncol, int nr, char *dst, size_t es)
 {
-    const int nr = g->uk->nr;
     /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + l (planes split
      * into stride phases: output pixel o[2] + 1 reads one element further for every
      * tap) */
@@ -220,9 +222,62 @@ static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeo
                        const char *pad, int64_t grp, int64_t col0, int64_t ncol, char *dst)
 {
     if (g->es == sizeof(float))
-        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, dst, sizeof(float));
+        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, g->uk->nr, dst, sizeof(float));
     else
-        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, dst, sizeof(double));
+        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, g->uk->nr, dst, sizeof(double));
+}
+
+/* The GEMV tail: a chunk's last few columns (at most GEMV_TAIL past its full panels),
+ * f32 with the filter rows read in place (few columns in all: minibatch 1), each
+ * multiplied by the filter rows as one matrix-vector product (the GEMV micro-kernel's
+ * rows dotted with the column along T, cpu/ukernels/gemm/gemv_ukernels.h) rather than
+ * through a tile of 16 lanes with 4 of them used: 14 x 14 pixels leave 4 columns past 3
+ * panels, which took the 6 x 16 tile ~11% of the time for 2% of the products. Each
+ * column is packed alone (T contiguous elements) in the panel slot; its sums are the
+ * GEMV kernel's (lanes along T, then a fixed tree), exact on small integers and
+ * independent of the thread count. */
+#define GEMV_TAIL 4
+
+static void pack_cols(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
+                      const int64_t *poff, pdnn_pack_runs_fn copy, const char *pad, int64_t grp,
+                      int64_t col0, int64_t ncol, char *dst)
+{
+    /* packed as a panel ncol wide (runs along the pixels), after the columns' place in
+     * the slot (which holds T x nr elements), then transposed into it */
+    const int64_t T = g->taps;
+    float *tmp = (float *)dst + GEMV_TAIL * T;
+    pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, (int)ncol, (char *)tmp, sizeof(float));
+    pdnn_f32_transpose_select()((size_t)T, (size_t)ncol, tmp, (ptrdiff_t)ncol, (float *)dst,
+                                (ptrdiff_t)T);
+}
+
+/* y rows i0 .. i0 + mm - 1 of group grp at the n (<= GEMV_TAIL) columns gcol.. of the
+ * batch, from the filter rows a (T apart) and the columns packed by pack_cols at xp. */
+static void gemv_tail(const pdnn_conv_gemm_geom *g, const pdnn_gemv_ukernel *gv,
+                      const float *a, const float *xp, float *y, int64_t grp, int64_t i0,
+                      int64_t mm, int64_t gcol, int64_t n, float alpha, float beta)
+{
+    const int64_t T = g->taps, ys1 = g->geo.ys[1];
+    int64_t coff[GEMV_TAIL];
+    pdnn_conv_gemm_ycol_offs(g, gcol, n, coff);
+    float *yc = y + (grp * g->geo.kg + i0) * ys1;
+    if (gv->f32_x4) {
+        _Static_assert(_Generic((int64_t *)0, ptrdiff_t *: 1, default: 0),
+                       "column offsets (int64_t) passed as the kernel's ptrdiff_t offsets");
+        for (int64_t i = 0; i < mm; i += gv->mr) {
+            const int64_t rows = mm - i < gv->mr ? mm - i : gv->mr;
+            gv->f32_x4((size_t)rows, (size_t)n, (size_t)T, a + i * T, (ptrdiff_t)T, xp,
+                       (ptrdiff_t)T, yc + i * ys1, (ptrdiff_t)ys1, (const ptrdiff_t *)coff,
+                       alpha, beta);
+        }
+        return;
+    }
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < mm; i += gv->mr) {
+            const int64_t rows = mm - i < gv->mr ? mm - i : gv->mr;
+            gv->f32((size_t)rows, (size_t)T, a + i * T, (ptrdiff_t)T, xp + j * T,
+                    yc + i * ys1 + coff[j], (ptrdiff_t)ys1, alpha, beta);
+        }
 }
 
 /* y rows i0 .. i0 + mm - 1 of group grp, columns gcol .. gcol + nn - 1 of the batch:
@@ -436,6 +491,10 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const int64_t T = g.taps, kg = g.geo.kg, mp = (kg + mr - 1) / mr, apg = mp * mr * T;
     pdnn_conv_gemm_geom gtail = g; /* the tail tile's geometry, when there is one */
     gtail.uk = tail_kernel(&g);
+    const pdnn_gemv_ukernel *gv = es == sizeof(float) && !packa && !wt && T > 0 &&
+                                          nr >= 2 * GEMV_TAIL /* pack_cols' room */
+                                      ? pdnn_gemv_ukernel_select_f32()
+                                      : NULL;
     const int64_t nbi = pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
     const int64_t chunk = fwd_chunk(&g);
     const char *x = arg->src, *w = arg->wei;
@@ -524,8 +583,15 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
-                        const pdnn_conv_gemm_geom *gq = gtail.uk && n <= TAIL_MAX ? &gtail : &g;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
+                        if (gv && n <= GEMV_TAIL) {
+                            pack_cols(&g, &pg, b.poff, copy, padc, grp, col0 + q * nr, n, dst);
+                            gemv_tail(&g, gv, (const float *)a_at(grp, 0), (const float *)dst,
+                                      (float *)y, grp, 0, kg, gcol0 + q * nr, n, (float)alpha,
+                                      (float)beta);
+                            continue;
+                        }
+                        const pdnn_conv_gemm_geom *gq = gtail.uk && n <= TAIL_MAX ? &gtail : &g;
                         if (T > 0)
                             pack_slot(&g, gq == &g ? NULL : gq, &pg, b.poff, copy, padc, grp,
                                       col0 + q * nr, n, dst);
@@ -538,8 +604,12 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
 #pragma omp for schedule(static)
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
-                        pack_slot(&g, gtail.uk && n <= TAIL_MAX ? &gtail : NULL, &pg, b.poff, copy,
-                                  padc, grp, col0 + q * nr, n, b.bp + q * T * nr * (int64_t)es);
+                        char *dst = b.bp + q * T * nr * (int64_t)es;
+                        if (gv && n <= GEMV_TAIL)
+                            pack_cols(&g, &pg, b.poff, copy, padc, grp, col0 + q * nr, n, dst);
+                        else
+                            pack_slot(&g, gtail.uk && n <= TAIL_MAX ? &gtail : NULL, &pg, b.poff,
+                                      copy, padc, grp, col0 + q * nr, n, dst);
                     }
                 }
                 /* tiles of this chunk's columns (a tiling for the full chunk would leave
@@ -553,11 +623,17 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                     /* the full panels, then (the chunk's last panel, packed for it) the
                      * tail tile */
                     const int64_t last = (ncol - 1) / nr * nr;
-                    const bool tail = gtail.uk && j0 + nn == ncol && ncol - last <= TAIL_MAX;
-                    const int64_t nf = tail ? last - j0 : nn;
+                    const bool vtail = gv && j0 + nn == ncol && ncol - last <= GEMV_TAIL;
+                    const bool tail =
+                        !vtail && gtail.uk && j0 + nn == ncol && ncol - last <= TAIL_MAX;
+                    const int64_t nf = tail || vtail ? last - j0 : nn;
                     if (nf > 0)
                         fwd_block(&g, a_at(grp, i0), a_ps, ako, b.bp + j0 * T * (int64_t)es, y, grp,
                                   i0, mm, gcol0 + j0, nf, alpha, beta);
+                    if (vtail)
+                        gemv_tail(&g, gv, (const float *)a_at(grp, i0),
+                                  (const float *)(b.bp + last * T * (int64_t)es), (float *)y, grp,
+                                  i0, mm, gcol0 + last, ncol - last, (float)alpha, (float)beta);
                     if (tail)
                         fwd_block(&gtail, a_at(grp, i0), a_ps, ako, b.bp + last * T * (int64_t)es, y,
                                   grp, i0, mm, gcol0 + last, ncol - last, alpha, beta);
