@@ -10,7 +10,8 @@
  *  - the ldb path (conv_cpu_direct_1x1_ldb.c), forward and backward data: few images
  *    split among the threads by rows and by pixel blocks, both channel blocks, stride-2
  *    gathers (short rows, runs past 256), gapped x, batched short images; its 8 x 32
- *    kernel (forward, 8-56 output channels) and the sums' equal channel blocks;
+ *    kernel (forward, 8-56 output channels), the sums' equal channel blocks, backward
+ *    data's tail of 1-4 pixels (W^T transposed into rows);
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
  *    GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
@@ -223,6 +224,22 @@ static void test_ldb_blocks(void)
     s = shape(1, 1, 520, 13, 3, 3, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb, true);
     s = shape(11, 1, 30, 300, 7, 7, 1, TU_LAYOUT_PACKED); /* 539 columns */
+    check_path(&s, bd, takes_ldb, true);
+    /* backward data with a tail of 1-4 pixels (W^T in whole rows, the GEMV tail): 7 x 7,
+     * 14 x 14, 18 and 35 pixels, groups, K blocks, stride 2 (dx scattered), batch 2 of
+     * 17 x 17 (289: tail 1) */
+    s = shape(11, 1, 70, 40, 7, 7, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(3, 2, 13, 300, 14, 14, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(30, 1, 20, 9, 3, 6, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(17, 1, 7, 11, 1, 35, 1, TU_LAYOUT_PACKED);
+    s.krsc = true;
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(3, 1, 25, 19, 28, 28, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(2, 1, 65, 33, 17, 17, 1, TU_LAYOUT_GAPPED);
     check_path(&s, bd, takes_ldb, true);
 }
 

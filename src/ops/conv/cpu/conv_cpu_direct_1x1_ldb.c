@@ -12,7 +12,9 @@
  * the prefetch of the next block (a few rows each, spread over their steps), so the data
  * streams in while the block is computed. A's rows contiguous (forward), the last 1-4
  * pixels past whole vectors of the image are GEMV-kernel dot products of A's rows (in L1
- * after the tile) with those pixels' columns of B. No packing, no workspace. A forward
+ * after the tile) with those pixels' columns of B (backward data: W^T then transposed
+ * into whole rows, not packed in panels, so that its rows are contiguous). No packing
+ * in the forward, no workspace. A forward
  * filter larger than half of L2 runs in row blocks that stay in L2 across the images
  * (a_blocked), in LDB_TASK_KC blocks.
  *
@@ -26,6 +28,7 @@
 
 #include "cpu/cache.h"
 #include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
+#include "cpu/ukernels/transpose/transpose.h"
 #include "ops/conv/cpu/conv_cpu_panel.h"
 
 /* Channel block of the sums: LDB_TASK_KC in the forward / backward data tasks where the
@@ -51,6 +54,8 @@
 #define LDB_BATCH_BYTES ((size_t)4 << 20)
 /* Pixels side by side a batched chunk aims at. */
 #define LDB_BATCH_PIX 512
+/* Rows of W^T a transpose writes (backward data, rows_t). */
+#define T_ROWS 64
 /* Outputs a stride-2 gather deinterleaves at a time (its odd half on the stack). */
 #define GATHER_RUN 256
 /* Backward data packs W^T when each of its elements serves at least this many pixel
@@ -568,13 +573,29 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     const bool pack = !fwd && r.k > 0 && g->uk->mr == mr && r.n * cdiv(np, r.uk->nr) >= LDB_PACK_REUSE;
     const int64_t mp = cdiv(r.m, mr), agsz = mp * mr * r.k, ci = compact ? chunk_imgs(g) : g->n;
     ldb_run rp = r;
+    /* with a tail of 1-4 pixels past whole vectors (7 x 7, 14 x 14) and W's channels
+     * contiguous, W^T is transposed into whole rows instead (A's rows contiguous, as the
+     * forward's W), so that the GEMV kernel sums the tail, not a vector of mostly empty
+     * lanes */
+    const int64_t tl = np % LDB_VEC;
+    const bool rows_t = pack && r.a_rs == 1 && tl > 0 && tl <= LDB_TAIL_MAX;
     if (pack) rp.a = ap, rp.a_gs = agsz, rp.a_ps = mr * r.k, rp.a_rs = 1, rp.a_cs = mr;
+    if (rows_t) rp.a_ps = mr * r.k, rp.a_rs = r.k, rp.a_cs = 1;
     if (compact && !fwd) rp.alpha = 1.0f, rp.beta = 0.0f; /* blended by the scatter */
     const float *xsrc = fwd ? arg->src : NULL;
     float *xdst = fwd ? NULL : arg->dst;
+    const pdnn_f32_transpose_fn tr = rows_t ? pdnn_f32_transpose_select() : NULL;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        if (pack) {
+        if (rows_t) { /* row c of W^T: W's column c (T_ROWS columns a transpose) */
+            const int64_t tb = cdiv(r.m, T_ROWS);
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < r.g * tb; i++) {
+                const int64_t grp = i / tb, c0 = (i % tb) * T_ROWS;
+                tr((size_t)r.k, (size_t)min64(T_ROWS, r.m - c0), r.a + grp * r.a_gs + c0, r.a_cs,
+                   ap + grp * agsz + c0 * r.k, r.k);
+            }
+        } else if (pack) {
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < r.g * mp; i++) {
                 const int64_t grp = i / mp, q = i % mp, rows = min64(mr, r.m - q * mr);
