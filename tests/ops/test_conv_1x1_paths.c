@@ -10,7 +10,8 @@
  *  - the ldb path (conv_cpu_direct_1x1_ldb.c), forward and backward data: few images
  *    split among the threads by rows and by pixel blocks, both channel blocks, stride-2
  *    gathers (short rows, runs past 256), gapped x, batched short images; its 8 x 32
- *    kernel (forward, 8-56 output channels), the sums' equal channel blocks, backward
+ *    kernel (forward with 8-56 output channels, backward data with 8-56 channels of a
+ *    small filter), the sums' equal channel blocks, backward
  *    data's tail of 1-4 pixels (W^T transposed into rows);
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
  *    GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
@@ -224,6 +225,14 @@ static void test_ldb_blocks(void)
     s = shape(1, 1, 520, 13, 3, 3, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb, true);
     s = shape(11, 1, 30, 300, 7, 7, 1, TU_LAYOUT_PACKED); /* 539 columns */
+    check_path(&s, bd, takes_ldb, true);
+    /* backward data on the 8 x 32 kernel (16 and 32 channels of dx, a small filter read
+     * in place), with a tail, groups, stride 2 */
+    s = shape(3, 1, 16, 96, 25, 25, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(7, 2, 32, 20, 9, 9, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb, true);
+    s = shape(3, 1, 8, 5, 30, 30, 2, TU_LAYOUT_PACKED);
     check_path(&s, bd, takes_ldb, true);
     /* backward data with a tail of 1-4 pixels (W^T in whole rows, the GEMV tail): 7 x 7,
      * 14 x 14, 18 and 35 pixels, groups, K blocks, stride 2 (dx scattered), batch 2 of

@@ -54,6 +54,8 @@
 #define LDB_BATCH_BYTES ((size_t)4 << 20)
 /* Pixels side by side a batched chunk aims at. */
 #define LDB_BATCH_PIX 512
+/* Bytes of a filter backward data reads in place on the 8 x 32 kernel (in L1). */
+#define LDB_SMALL_A (32 << 10)
 /* Rows of W^T a transpose writes (backward data, rows_t). */
 #define T_ROWS 64
 /* Outputs a stride-2 gather deinterleaves at a time (its odd half on the stack). */
@@ -516,15 +518,18 @@ static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
     }
 }
 
-/* The ldb kernel for m rows of A: the GEMM's (6 x 64 on AVX-512), or in the forward 8 x
- * 32 where that sums at least 5% fewer rows (16 and 32 output channels: 18 and 36 rows
- * in 6-row panels); the same arithmetic per element, so the choice changes no bit. */
-static const pdnn_gemm_ldb_ukernel *ldb_kernel(int64_t m, bool fwd)
+/* The ldb kernel for A of m x k: the GEMM's (6 x 64 on AVX-512), or 8 x 32 where that
+ * sums at least 5% fewer rows (16 and 32 channels: 18 and 36 rows in 6-row panels), in
+ * the forward and in backward data with a filter of at most LDB_SMALL_A bytes (W^T then
+ * read in place, from L1: MobileNet-v2 b1_project, b2_expand); the same arithmetic per
+ * element, so the choice changes no bit. */
+static const pdnn_gemm_ldb_ukernel *ldb_kernel(int64_t m, int64_t k, bool fwd)
 {
     static const pdnn_gemm_ldb_ukernel k8 = {"pdnn_f32_gemm_ldb_ukernel_8x32__avx512", 8, 32,
                                              pdnn_f32_gemm_ldb_ukernel_8x32__avx512};
     const pdnn_gemm_ldb_ukernel *uk = pdnn_gemm_ldb_ukernel_select_f32();
-    if (fwd && uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x64__avx512 &&
+    if ((fwd || (double)m * (double)k * sizeof(float) <= LDB_SMALL_A) &&
+        uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x64__avx512 &&
         cdiv(m, k8.mr) * k8.mr * 20 <= cdiv(m, uk->mr) * uk->mr * 19)
         return &k8;
     return uk;
@@ -537,7 +542,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1], np = g->npix;
     const bool fwd = dir == PDNN_CONV_FWD, compact = pdnn_conv_1x1_ldb_x_compact(g);
     ldb_run r = {
-        .uk = ldb_kernel(fwd ? kg : cg, fwd), .np = np, .g = g->g, .n = g->n,
+        .uk = ldb_kernel(fwd ? kg : cg, fwd ? cg : kg, fwd), .np = np, .g = g->g, .n = g->n,
         .a = arg->wei, .a_gs = kg * ws0,
         .alpha = (float)arg->alpha, .beta = (float)arg->beta,
     };
