@@ -85,11 +85,18 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
     const size_t rem = nr % UK_W, nv = (nr + UK_W - 1) / UK_W;
     const VMASK mk = VMASK_FIRST(rem ? rem : 1);
     switch (nv) {
+#if UK_NV > 4
+#error "gemm_ldb_ukernel_tmpl.h: at most 4 B vectors a tile"
+#endif
 #if UK_NV >= 4
         UK_CASE(4);
+#endif
+#if UK_NV >= 3
         UK_CASE(3);
 #endif
+#if UK_NV >= 2
         UK_CASE(2);
+#endif
     default:
         UK_CASE(1);
     }
