@@ -16,9 +16,10 @@
  * and the product by output tile. A chunk's last few columns (at most 32 past its full
  * panels) go through a narrower tile with the same rows when the ISA has one (AVX-512
  * f32: 6 x 16), not a mostly empty 64-wide panel; at most 4 of them, with an f32 filter
- * read in place, through GEMV micro-kernels (one dot product along T per row and column). Threads split the padding by plane;
- * each y element is one sum over T in a fixed order (PDNN_GEMM_KC blocks), so results do not depend on the
- * thread count. y is written once per K block, never read when beta == 0 (later blocks
+ * read in place, through GEMV micro-kernels (one dot product along T per row and
+ * column). Threads split the padding by plane; each y element is one sum over T in a
+ * fixed order (PDNN_GEMM_KC blocks, or the GEMV kernel's), so results do not depend on
+ * the thread count. y is written once per K block, never read when beta == 0 (later blocks
  * add to the partial sums already stored).
  *
  * The same core runs backward data at stride 1 (conv_cpu_gemm_bwd_data.c): there the
@@ -232,10 +233,10 @@ static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeo
  * multiplied by the filter rows as one matrix-vector product (the GEMV micro-kernel's
  * rows dotted with the column along T, cpu/ukernels/gemm/gemv_ukernels.h) rather than
  * through a tile of 16 lanes with 4 of them used: 14 x 14 pixels leave 4 columns past 3
- * panels, which took the 6 x 16 tile ~11% of the time for 2% of the products. Each
- * column is packed alone (T contiguous elements) in the panel slot; its sums are the
- * GEMV kernel's (lanes along T, then a fixed tree), exact on small integers and
- * independent of the thread count. */
+ * panels, which took the 6 x 16 tile ~11% of the time for 2% of the products. The
+ * columns are packed as a panel of their own width and transposed, each into T
+ * contiguous elements, in the panel slot; their sums are the GEMV kernel's (lanes along
+ * T, then a fixed tree), exact on small integers and independent of the thread count. */
 #define GEMV_TAIL 4
 
 static void pack_cols(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
