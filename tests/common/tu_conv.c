@@ -1,4 +1,5 @@
 /* Convolution test harness: see tu_conv.h. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "tu_conv.h"
 
 #include <math.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/isa.h"
 #include "tu_layout.h"
 
 #define SENTINEL 555.0
@@ -457,6 +459,24 @@ void tu_conv_check_family(const tu_conv_family *f, const tu_conv_shape *s, bool 
         const double alpha = alphas[tu_int(0, 2)];
         tu_conv_check(f->im[d], s, (pdnn_conv_dir)d, ints, alpha, beta, 0, true);
     }
+}
+
+void tu_conv_check_family_caps(const tu_conv_family *f, int n, tu_conv_shape (*shape)(int),
+                               bool given)
+{
+    static const char *caps[] = {"avx512", "avx2", "scalar"};
+    const int top = (int)pdnn_cpu_isa_detected();
+    for (int k = 0; k < 3; k++) {
+        if (given ? k > 0 : 2 - k > top) continue;
+        if (!given) setenv("PDNN_MAX_CPU_ISA", caps[k], 1);
+        if (!given) pdnn_cpu_isa_reread();
+        for (int i = 0; i < n; i++) {
+            const tu_conv_shape s = shape(i);
+            tu_conv_check_family(f, &s, i % 5 != 3);
+        }
+    }
+    if (!given) unsetenv("PDNN_MAX_CPU_ISA");
+    if (!given) pdnn_cpu_isa_reread();
 }
 
 void tu_conv_check_edges(const tu_conv_family *f, pdnnDataType_t t)

@@ -105,6 +105,12 @@ typedef struct {
  * {0, 0, 1, -1.5, 0.5} (beta == 0 twice as likely: the NaN-poisoned output). */
 void tu_conv_check_family(const tu_conv_family *f, const tu_conv_shape *s, bool ints);
 
+/* tu_conv_check_family on shape(i) for i < n (small-integer data but for every fifth,
+ * i % 5 == 3) at every ISA cap the CPU has, set through PDNN_MAX_CPU_ISA and restored
+ * after; only at the cap already in force when given (PDNN_MAX_CPU_ISA set by ctest). */
+void tu_conv_check_family_caps(const tu_conv_family *f, int n, tu_conv_shape (*shape)(int),
+                               bool given);
+
 /* DESIGN.md's named edge cases that every general convolution (the GEMM family) must
  * take, each through tu_conv_check_family with small-integer data unless said: batch 1
  * with 1x1 spatial; padding wider than the kernel and asymmetric; stride above the

@@ -156,31 +156,14 @@ static void test_path(void)
     }
 }
 
-/* The shapes through the family's dispatch, at every ISA cap the CPU has (at the given
- * one only when PDNN_MAX_CPU_ISA is set). */
-static void test_family_caps(bool given)
-{
-    static const char *caps[] = {"avx512", "avx2", "scalar"};
-    const int top = (int)pdnn_cpu_isa_detected();
-    for (int k = 0; k < 3; k++) {
-        if (given ? k > 0 : 2 - k > top) continue;
-        if (!given) setenv("PDNN_MAX_CPU_ISA", caps[k], 1);
-        if (!given) pdnn_cpu_isa_reread();
-        for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
-            const tu_conv_shape s = cfg_shape(i);
-            tu_conv_check_family(&fam_dw, &s, i % 5 != 3);
-        }
-    }
-    if (!given) unsetenv("PDNN_MAX_CPU_ISA");
-    if (!given) pdnn_cpu_isa_reread();
-}
-
 int main(void)
 {
     tu_seed(2718);
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
-    test_family_caps(cap && *cap);
+    /* the shapes through the family's dispatch, at every ISA cap the CPU has */
+    tu_conv_check_family_caps(&fam_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
+                              cap && *cap);
     printf("conv dw stride-2 pairs: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_dw_s2p");
 }
