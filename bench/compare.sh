@@ -43,8 +43,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-# options first: benchdnn-style settings apply to the problems after them
-common+=("${probs[@]+"${probs[@]}"}")
+# options first, the pdnn-only ones too: benchdnn-style settings apply to the problems
+# after them
 case "$threads" in
   ''|*[!0-9]*) echo "compare.sh: -t takes one thread count, not '$threads'" >&2; exit 2 ;;
 esac
@@ -59,7 +59,8 @@ for b in "$pdnn" "$peer"; do
 done
 
 # the problem list, parsed once by pdnn-bench (bad lines stop here, before any timing)
-list="$("$pdnn" --list "${common[@]}" "${pdnn_only[@]+"${pdnn_only[@]}"}")"
+list="$("$pdnn" --list "${common[@]+"${common[@]}"}" "${pdnn_only[@]+"${pdnn_only[@]}"}" \
+        "${probs[@]+"${probs[@]}"}")"
 n=$(printf '%s\n' "$list" | grep -c . || true)
 if [ "$n" -eq 0 ]; then
   echo "compare.sh: no problem given" >&2
@@ -69,7 +70,7 @@ fi
 model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || echo unknown)
 echo "# compare.sh $(date '+%Y-%m-%d %H:%M'), $model, $(nproc) online, threads $threads," \
      "load $(cut -d' ' -f1 /proc/loadavg)"
-echo "# args: ${common[*]} ${pdnn_only[*]}"
+echo "# args: ${common[*]-} ${pdnn_only[*]-} ${probs[*]-}"
 echo "# ratio = oneDNN ms / pdnn ms (>1: pdnn faster); oneDNN ms = primitive alone," \
      "reorder ms = its reorders from/to plain layouts"
 printf '%-34s %-5s %10s %10s %7s %10s  %s\n' "# problem" dir "pdnn ms" "oneDNN ms" ratio \
@@ -81,10 +82,11 @@ ms() { case "$1" in [0-9]*) awk -v x="$1" 'BEGIN { printf "%.3f", x }' ;; *) pri
 ratios=()
 failed=0
 for i in $(seq 1 "$n"); do
-  p_row=$("$pdnn" --mode=P --csv -t "$threads" --index="$i" "${common[@]}" \
-            "${pdnn_only[@]+"${pdnn_only[@]}"}" | grep '^P,' | head -1 || true)
-  q_row=$("$peer" --mode=P --csv -t "$threads" --index="$i" "${common[@]}" \
-            | grep '^P,' | head -1 || true)
+  p_row=$("$pdnn" --mode=P --csv -t "$threads" --index="$i" "${common[@]+"${common[@]}"}" \
+            "${pdnn_only[@]+"${pdnn_only[@]}"}" "${probs[@]+"${probs[@]}"}" | grep '^P,' | \
+            head -1 || true)
+  q_row=$("$peer" --mode=P --csv -t "$threads" --index="$i" "${common[@]+"${common[@]}"}" \
+            "${probs[@]+"${probs[@]}"}" | grep '^P,' | head -1 || true)
   # CSV: P,label,desc,dir,dt,tag,threads,algo,impl,ms,gflops,ws_mib,status[,reorder_ms]
   IFS=, read -r _ label _ dir _ _ _ p_algo p_impl p_ms _ _ p_st <<<"$p_row" || true
   IFS=, read -r _ _ _ _ _ _ _ _ q_impl q_ms _ _ q_st q_re <<<"$q_row" || true
