@@ -449,6 +449,16 @@ tu_conv_shape tu_conv_shape1d(pdnnDataType_t t, int n, int g, int cg, int kg, in
     return s;
 }
 
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
+
+const tu_conv_family tu_conv_family_dw = {
+    {&pdnn_conv_fwd_cpu_direct_dw, &pdnn_conv_bwd_data_cpu_direct_dw,
+     &pdnn_conv_bwd_filter_cpu_direct_dw},
+    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
+
 void tu_conv_check_family(const tu_conv_family *f, const tu_conv_shape *s, bool ints)
 {
     static const double alphas[] = {1.0, 2.0, -0.5};

@@ -100,6 +100,10 @@ typedef struct {
     int algo[3];
 } tu_conv_family;
 
+/* cpu:direct_dw's entries (the depthwise paths), serving DIRECT (forward) and ALGO_0
+ * (backward data, backward filter). */
+extern const tu_conv_family tu_conv_family_dw;
+
 /* Checks every direction f serves on s with tu_conv_check (exact tolerance,
  * must_support), each with its own alpha drawn from {1, 2, -0.5} and beta from
  * {0, 0, 1, -1.5, 0.5} (beta == 0 twice as likely: the NaN-poisoned output). */

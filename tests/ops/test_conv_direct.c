@@ -25,20 +25,12 @@
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1;
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1;
-extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
-extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
-extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
 
-/* The two direct families; both serve the cuDNN algorithms DIRECT (forward) and ALGO_0
- * (backward data, backward filter). */
+/* The 1x1 family (the depthwise one is tests/common's tu_conv_family_dw); both serve the
+ * cuDNN algorithms DIRECT (forward) and ALGO_0 (backward data, backward filter). */
 static const tu_conv_family fam_1x1 = {
     {&pdnn_conv_fwd_cpu_direct_1x1, &pdnn_conv_bwd_data_cpu_direct_1x1,
      &pdnn_conv_bwd_filter_cpu_direct_1x1},
-    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
-     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
-static const tu_conv_family fam_dw = {
-    {&pdnn_conv_fwd_cpu_direct_dw, &pdnn_conv_bwd_data_cpu_direct_dw,
-     &pdnn_conv_bwd_filter_cpu_direct_dw},
     {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
      PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
 
@@ -232,46 +224,46 @@ static void test_dw_random(pdnnDataType_t t, int count)
     for (int i = 0; i < count; i++) {
         tu_conv_shape s;
         rand_dw(&s, t);
-        tu_conv_check_family(&fam_dw, &s, i % 3 != 2);
+        tu_conv_check_family(&tu_conv_family_dw, &s, i % 3 != 2);
     }
 }
 
 static void test_dw_edges(pdnnDataType_t t)
 {
-    const pdnn_impl *const *dw = fam_dw.im;
+    const pdnn_impl *const *dw = tu_conv_family_dw.im;
     tu_conv_shape s;
     for (int lay = 0; lay < 3; lay++) {
         /* rows long enough for vector blocks, 3x3 pad 1 (MobileNet), stride 1 and 2 */
         for (int st = 1; st <= 2; st++) {
             s = shape_dw(t, 2, 19, 1, 9, 37, 3, st, 1, 1, lay);
-            tu_conv_check_family(&fam_dw, &s, true);
+            tu_conv_check_family(&tu_conv_family_dw, &s, true);
         }
         /* multiplier 2, 5x5, dilation 2, convolution mode, KRSC */
         s = shape_dw(t, 1, 5, 2, 11, 23, 5, 1, 4, 2, lay);
         s.flip = true;
         s.krsc = true;
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
         /* padding wider than the kernel, asymmetric; stride above the kernel */
         s = shape_dw(t, 2, 3, 1, 6, 20, 2, 3, 4, 1, lay);
         s.pe[1] = 0;
         tu_conv_finish_shape(&s);
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
         /* batch 1, 1x1 spatial, 1x1 filter */
         s = shape_dw(t, 1, 7, 3, 1, 1, 1, 1, 0, 1, lay);
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
         /* zero output channels: forward writes nothing, dx = beta * dx, dw is empty */
         s = shape_dw(t, 2, 3, 0, 5, 5, 3, 1, 1, 1, lay);
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
         /* random data */
         s = shape_dw(t, 2, 21, 1, 8, 40, 3, 1, 1, 1, lay);
-        tu_conv_check_family(&fam_dw, &s, false);
+        tu_conv_check_family(&tu_conv_family_dw, &s, false);
     }
     /* 1-d rows longer than the backward-data chunk (1024) */
     s = tu_conv_shape1d(t, 1, 2, 1, 2, 2100, 3, 1, 1, 1);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
     s.str[0] = 2;
     tu_conv_finish_shape(&s);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
     /* planes taller than one zero-padded strip (several strips), stride 1 and 2; a 1-d
      * row longer than a strip buffer (the row path) */
     for (int st = 1; st <= 2; st++) {
@@ -286,9 +278,9 @@ static void test_dw_edges(pdnnDataType_t t)
     /* channels-last with channels beyond a vector block and a backward-filter block */
     if (t == PDNN_DATA_FLOAT) {
         s = shape_dw(t, 2, 70, 1, 7, 9, 3, 1, 1, 1, TU_LAYOUT_CHANNELS_LAST);
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
         s = shape_dw(t, 1, 40, 1, 4, 4, 11, 1, 5, 1, TU_LAYOUT_CHANNELS_LAST); /* 121 taps */
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
     }
 }
 
@@ -311,20 +303,20 @@ static void test_dw_blocks(void)
             s = shape_dw(PDNN_DATA_FLOAT, 1 + i % 3, c, 1, hw[i][0], hw[i][1], r, st, pad, 1, lay);
             s.flip = i % 4 == 1;
             s.krsc = i % 5 == 2;
-            tu_conv_check_family(&fam_dw, &s, i % 4 != 3);
+            tu_conv_check_family(&tu_conv_family_dw, &s, i % 4 != 3);
         }
     /* stride 3 with padding wider than the kernel, asymmetric; dilation 2; 32x32 */
     s = shape_dw(PDNN_DATA_FLOAT, 2, 17, 1, 11, 10, 2, 3, 3, 1, TU_LAYOUT_PACKED);
     s.pe[1] = 1;
     tu_conv_finish_shape(&s);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
     s = shape_dw(PDNN_DATA_FLOAT, 1, 20, 1, 9, 12, 3, 2, 2, 2, TU_LAYOUT_GAPPED);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
     s = shape_dw(PDNN_DATA_FLOAT, 2, 18, 1, 32, 32, 3, 1, 1, 1, TU_LAYOUT_PACKED);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
     /* 1-d */
     s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 21, 1, 1, 30, 3, 2, 1, 1);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
 }
 
 /* Channel blocks on planes in bands of rows (planes whose buffers exceed the band budget,
@@ -352,12 +344,12 @@ static void test_dw_bands(void)
             s.pe[0] = 0;
             tu_conv_finish_shape(&s);
         }
-        tu_conv_check_family(&fam_dw, &s, i % 2 == 0);
+        tu_conv_check_family(&tu_conv_family_dw, &s, i % 2 == 0);
     }
     s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 16, 1, 1, 700, 3, 1, 1, 1);
-    tu_conv_check_family(&fam_dw, &s, true);
+    tu_conv_check_family(&tu_conv_family_dw, &s, true);
     s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 17, 1, 1, 1300, 3, 2, 1, 1);
-    tu_conv_check_family(&fam_dw, &s, false);
+    tu_conv_check_family(&tu_conv_family_dw, &s, false);
 }
 
 /* Stride-1 forward and backward data on flat planes (rows padded to a multiple of 16
@@ -392,7 +384,7 @@ static void test_dw_flat(void)
         s.flip = i % 3 == 1;
         s.krsc = i % 5 == 4;
         tu_conv_finish_shape(&s);
-        tu_conv_check_family(&fam_dw, &s, i != 2);
+        tu_conv_check_family(&tu_conv_family_dw, &s, i != 2);
     }
 }
 
@@ -482,7 +474,7 @@ static void test_dw_masked(void)
                 tu_conv_check(&mf_entry, &s, dir, i % 5 != 4, al[(i + d) % 3], be[(i + 2 * d) % 4],
                               0, true);
         }
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
     }
     /* 1-d rows */
     tu_conv_shape s = tu_conv_shape1d(PDNN_DATA_FLOAT, 20, 3, 1, 1, 49, 3, 1, 1, 1);
@@ -577,7 +569,7 @@ static void test_dw_s2(void)
                 tu_conv_check(&s2_entry, &s, dir, i % 5 != 4, al[(i + d) % 3], be[(i + 2 * d) % 4],
                               0, true);
         }
-        tu_conv_check_family(&fam_dw, &s, true);
+        tu_conv_check_family(&tu_conv_family_dw, &s, true);
     }
     /* refused: stride 1, stride 2 x 1, dilation 2, multiplier 2, an 8-tap row, NHWC */
     tu_conv_shape rs[6];
@@ -605,7 +597,7 @@ static void test_dw_refusals(void)
     tu_conv_finish_shape(&s);
     tu_conv_shape s2 = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 1, 1, 20, 20, 17, 17, 1, 1, 1);
     for (int d = 0; d < 3; d++) {
-        const pdnn_impl *im = fam_dw.im[d];
+        const pdnn_impl *im = tu_conv_family_dw.im[d];
         tu_conv_setup cs;
         const char *why = NULL;
         tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
@@ -716,7 +708,7 @@ static void test_api(void)
         const pdnn_conv_dir dir = (pdnn_conv_dir)(i % 3);
         api_reaches(&s, dir, fam_1x1.algo[dir], fam_1x1.im[dir]);
         rand_dw(&s, i % 2 ? PDNN_DATA_FLOAT : PDNN_DATA_DOUBLE);
-        api_reaches(&s, dir, fam_dw.algo[dir], fam_dw.im[dir]);
+        api_reaches(&s, dir, tu_conv_family_dw.algo[dir], tu_conv_family_dw.im[dir]);
     }
     TU_OK(pdnnDestroy(handle));
 }

@@ -22,15 +22,7 @@
 #include "tu_conv.h"
 #include "tu_layout.h"
 
-extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
-extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
-extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
 
-static const tu_conv_family fam_dw = {
-    {&pdnn_conv_fwd_cpu_direct_dw, &pdnn_conv_bwd_data_cpu_direct_dw,
-     &pdnn_conv_bwd_filter_cpu_direct_dw},
-    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
-     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
 
 static long path_runs; /* exec calls the path ran */
 
@@ -139,7 +131,7 @@ int main(void)
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
     /* the shapes through the family's dispatch, at every ISA cap the CPU has */
-    tu_conv_check_family_caps(&fam_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
+    tu_conv_check_family_caps(&tu_conv_family_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
                               cap && *cap);
     printf("conv dw row vectors: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_dw_row");

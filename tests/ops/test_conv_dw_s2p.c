@@ -20,22 +20,14 @@
 #include "tu_conv.h"
 #include "tu_layout.h"
 
-extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;
-extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;
-extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw;
 
-static const tu_conv_family fam_dw = {
-    {&pdnn_conv_fwd_cpu_direct_dw, &pdnn_conv_bwd_data_cpu_direct_dw,
-     &pdnn_conv_bwd_filter_cpu_direct_dw},
-    {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
-     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
 
 static bool any_layout; /* gapped checks: supports() takes every layout, exec falls back */
 
 static bool s2p_supports(const void *prob, const char **why)
 {
     if (pdnn_dws2p_applies(prob)) return true;
-    const pdnn_impl *im = fam_dw.im[((const pdnn_conv_problem *)prob)->dir];
+    const pdnn_impl *im = tu_conv_family_dw.im[((const pdnn_conv_problem *)prob)->dir];
     if (any_layout && im->supports(prob, why)) return true;
     *why = "outside the stride-2 small-plane path";
     return false;
@@ -49,7 +41,7 @@ static pdnnStatus_t s2p_exec(const void *prob, const void *args, const pdnn_ctx 
 {
     const pdnn_conv_problem *p = prob;
     if (!pdnn_dws2p_applies(p)) {
-        const pdnn_impl *im = fam_dw.im[p->dir];
+        const pdnn_impl *im = tu_conv_family_dw.im[p->dir];
         pdnn_ctx c = *ctx;
         c.ws_bytes = im->workspace(prob);
         c.ws = c.ws_bytes ? malloc(c.ws_bytes) : NULL;
@@ -162,7 +154,7 @@ int main(void)
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
     /* the shapes through the family's dispatch, at every ISA cap the CPU has */
-    tu_conv_check_family_caps(&fam_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
+    tu_conv_check_family_caps(&tu_conv_family_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
                               cap && *cap);
     printf("conv dw stride-2 pairs: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_dw_s2p");
