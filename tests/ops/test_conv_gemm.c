@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ops/conv/cpu/conv_cpu_gemm.h"
 #include "tu_conv.h"
 #include "tu_layout.h"
 
@@ -35,6 +36,76 @@ static void check_dir(const tu_conv_shape *s, pdnn_conv_dir dir, bool ints, doub
 static void check_all_dirs(const tu_conv_shape *s, bool ints)
 {
     tu_conv_check_family(&gemm, s, ints);
+}
+
+/* The threads' shares of a tiled GEMM's tasks (pdnn_conv_gemm_task_share_of), for a
+ * 6 x 64 tile: for m x n products and 1-5 threads they cover every task once, in task
+ * order, and none holds more than an even share of the products (the columns of a task
+ * rounded up to 16) plus one column block's. Minibatch 1 on 14 x 14 (196 columns: 3
+ * panels and 4 columns) at 2 threads: with 64 or more rows the column blocks are split
+ * and neither thread gets 60% of the products; with 32 rows the blocks stay whole
+ * (each thread's tasks lie in whole column blocks). */
+static void test_task_share(void)
+{
+    pdnn_gemm_ukernel uk;
+    memset(&uk, 0, sizeof uk);
+    uk.mr = 6;
+    uk.nr = 64;
+    const int64_t ms[] = {1, 6, 32, 64, 96, 256, 500}, ns[] = {1, 49, 64, 196, 200, 700, 3000};
+    for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
+        for (size_t b = 0; b < sizeof ns / sizeof ns[0]; b++)
+            for (int nt = 1; nt <= 5; nt++) {
+                const int64_t m = ms[a], n = ns[b];
+                const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(&uk, m, n, 1, nt);
+                int64_t total = 0, block = 0, cur = 0, expect = 0, worst = 0;
+                for (int64_t r = 0; r < tl.ntasks; r++) {
+                    int64_t i0, mm, j0, nn;
+                    if (r % tl.mb == 0) cur = 0;
+                    if (pdnn_conv_gemm_task(&tl, &uk, r, m, n, &i0, &mm, &j0, &nn))
+                        cur += mm * ((nn + 15) / 16 * 16);
+                    if (cur > block) block = cur;
+                }
+                for (int64_t r = 0; r < tl.ntasks; r++) {
+                    int64_t i0, mm, j0, nn;
+                    if (pdnn_conv_gemm_task(&tl, &uk, r, m, n, &i0, &mm, &j0, &nn))
+                        total += mm * ((nn + 15) / 16 * 16);
+                }
+                for (int t = 0; t < nt; t++) {
+                    int64_t lo, hi, mine = 0;
+                    pdnn_conv_gemm_task_share_of(&tl, &uk, m, n, t, nt, &lo, &hi);
+                    TU_CHECK(lo == expect && hi >= lo && hi <= tl.ntasks,
+                             "m %lld n %lld thread %d of %d: tasks [%lld, %lld), expected from %lld",
+                             (long long)m, (long long)n, t, nt, (long long)lo, (long long)hi,
+                             (long long)expect);
+                    for (int64_t r = lo; r < hi; r++) {
+                        int64_t i0, mm, j0, nn;
+                        if (pdnn_conv_gemm_task(&tl, &uk, r, m, n, &i0, &mm, &j0, &nn))
+                            mine += mm * ((nn + 15) / 16 * 16);
+                    }
+                    TU_CHECK(mine * nt <= total + block * nt,
+                             "m %lld n %lld thread %d of %d: %lld of %lld products (block %lld)",
+                             (long long)m, (long long)n, t, nt, (long long)mine,
+                             (long long)total, (long long)block);
+                    if (mine > worst) worst = mine;
+                    expect = hi;
+                }
+                TU_CHECK(expect == tl.ntasks, "m %lld n %lld, %d threads: %lld of %lld tasks",
+                         (long long)m, (long long)n, nt, (long long)expect,
+                         (long long)tl.ntasks);
+                if (n == 196 && nt == 2 && m >= 64)
+                    TU_CHECK(worst * 10 < total * 6,
+                             "m %lld n 196, 2 threads: one thread has %lld of %lld products",
+                             (long long)m, (long long)worst, (long long)total);
+                if (n == 196 && nt == 2 && m == 32)
+                    for (int t = 0; t < nt; t++) {
+                        int64_t lo, hi;
+                        pdnn_conv_gemm_task_share_of(&tl, &uk, m, n, t, nt, &lo, &hi);
+                        TU_CHECK(lo % tl.mb == 0 && hi % tl.mb == 0,
+                                 "m 32 n 196: thread %d's tasks [%lld, %lld) split a column "
+                                 "block of %lld tasks",
+                                 t, (long long)lo, (long long)hi, (long long)tl.mb);
+                    }
+            }
 }
 
 static void test_random(pdnnDataType_t t, int count)
@@ -96,6 +167,12 @@ static void test_edges(pdnnDataType_t t)
         check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
         check_dir(&s, PDNN_CONV_BWD_DATA, false, -1.0, 1.0);
     }
+    /* minibatch 1 on 14 x 14 (3 panels and 4 columns) with 96 output (forward) and 64
+     * input (backward data) channels: 2 threads split a column block
+     * (pdnn_conv_gemm_task_share) */
+    s = tu_conv_shape2d(t, 1, 1, 64, 96, 14, 14, 3, 3, 1, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_BWD_DATA, false, 1.0, 0.5);
     /* long 1-d rows: whole im2col panels inside x with a fixed step of 1 and of 2 */
     for (int st = 1; st <= 2; st++) {
         s = tu_conv_shape1d(t, 2, 1, 3, 2, 40, 3, st, 1, 2);
@@ -322,6 +399,7 @@ int main(void)
 {
     tu_seed(777);
     test_by_hand();
+    test_task_share();
     test_refusals();
     for (int ti = 0; ti < 2; ti++) {
         pdnnDataType_t t = ti ? PDNN_DATA_DOUBLE : PDNN_DATA_FLOAT;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/par.h"
 #include "core/registry.h"
 #include "cpu/ukernels/deinterleave/deinterleave.h"
 #include "gemm/gemm.h"
@@ -212,21 +213,47 @@ typedef struct {
 pdnn_conv_gemm_tiles pdnn_conv_gemm_tiling(const pdnn_gemm_ukernel *uk, int64_t m,
                                            int64_t n, int64_t outer, int nthreads);
 
-/* The block of task r (within one item) of an m x n GEMM tiled by tl: rows i0 .. i0 +
- * mm - 1, columns j0 .. j0 + nn - 1; false when the block lies past the matrix (the
- * tiling was made for a larger n). */
-/* The chunk of tasks a thread takes at a time ("schedule(static, chunk)"): contiguous
- * shares (each thread its own column blocks: B read by one thread), or, with fewer
- * column blocks than twice the threads, one task at a time, round robin: the tasks run
- * rows fastest, so each thread gets rows of every column block, and a short last block
- * (a partly empty panel) no longer leaves one thread with less work (minibatch 1: 3
- * full panels and a short one between 2 threads). */
+/* The chunk of tasks a thread takes at a time ("schedule(static, chunk)") over several
+ * items (the backward filter's groups): contiguous shares (each thread its own column
+ * blocks: B read by one thread), or, with fewer column blocks than twice the threads,
+ * one task at a time, round robin: the tasks run rows fastest, so each thread gets rows
+ * of every column block. One item (forward, backward data) is shared by
+ * pdnn_conv_gemm_task_share below. */
 static inline int pdnn_conv_gemm_task_chunk(const pdnn_conv_gemm_tiles *tl, int nt)
 {
     if (nt < 1) nt = 1;
     return tl->nb < 2 * nt ? 1 : (int)((tl->ntasks + nt - 1) / nt);
 }
 
+/* Thread t's tasks [*lo, *hi) of nthr threads, for one item (outer == 1) of an m x n
+ * GEMM tiled by tl: contiguous in task order (rows fastest), of about equal products
+ * (rows x columns, a block's columns rounded up to 16), each task (or each column
+ * block) going to the thread whose share of the products holds its middle. Each column
+ * block goes whole to one thread (which packed its B panels: they are in its cache),
+ * unless splitting blocks between threads balances them better after a charge for
+ * reading the other core's panels (conv_cpu_gemm_common.c): minibatch 1 on 14 x 14 is 3 panels and 4
+ * columns, which whole blocks share as 128 against 68 columns (ResNet-50 res4b_branch2b
+ * forward, 2 threads: 1.02 -> 0.83 ms). The shares depend only on the tiling and nthr;
+ * no element's sum depends on them. */
+void pdnn_conv_gemm_task_share_of(const pdnn_conv_gemm_tiles *tl, const pdnn_gemm_ukernel *uk,
+                                  int64_t m, int64_t n, int64_t t, int64_t nthr, int64_t *lo,
+                                  int64_t *hi);
+/* The same for the calling thread of the team (thread t of nthr above). */
+static inline void pdnn_conv_gemm_task_share(const pdnn_conv_gemm_tiles *tl,
+                                             const pdnn_gemm_ukernel *uk, int64_t m, int64_t n,
+                                             int64_t *lo, int64_t *hi)
+{
+    int64_t t = 0, nthr = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nthr = omp_get_num_threads();
+#endif
+    pdnn_conv_gemm_task_share_of(tl, uk, m, n, t, nthr, lo, hi);
+}
+
+/* The block of task r (within one item) of an m x n GEMM tiled by tl: rows i0 .. i0 +
+ * mm - 1, columns j0 .. j0 + nn - 1; false when the block lies past the matrix (the
+ * tiling was made for a larger n). */
 static inline bool pdnn_conv_gemm_task(const pdnn_conv_gemm_tiles *tl, const pdnn_gemm_ukernel *uk,
                                        int64_t r, int64_t m, int64_t n, int64_t *i0, int64_t *mm,
                                        int64_t *j0, int64_t *nn)

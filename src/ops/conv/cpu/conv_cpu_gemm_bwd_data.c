@@ -781,15 +781,16 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
             }
             /* tiles of this chunk's columns (not the capacity's: see the forward) */
             const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, T, ncol, 1, nt);
-            const int tch = pdnn_conv_gemm_task_chunk(&tl, nt);
-#pragma omp for schedule(static, tch)
-            for (int64_t task = 0; task < tl.ntasks; task++) {
+            int64_t tlo, thi;
+            pdnn_conv_gemm_task_share(&tl, uk, T, ncol, &tlo, &thi);
+            for (int64_t task = tlo; task < thi; task++) {
                 int64_t i0, mm, j0, nn;
                 if (!pdnn_conv_gemm_task(&tl, uk, task, T, ncol, &i0, &mm, &j0, &nn)) continue;
                 pdnn_gemm_macro(uk, mm, nn, kg, b.wp + (grp * apg + i0 * kg) * (int64_t)es,
                                 kg * mr, b.bp + j0 * kg * (int64_t)es, kg * nr,
                                 b.col + (i0 * ccap + j0) * (int64_t)es, ccap, 1, NULL, 1.0, 0.0);
             }
+#pragma omp barrier
             const int64_t rows = nimg * g.geo.cg * g.geo.in[0] * g.geo.in[1];
 #pragma omp for schedule(static)
             for (int64_t r = 0; r < rows; r++) {

@@ -616,9 +616,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 /* tiles of this chunk's columns (a tiling for the full chunk would leave
                  * the tasks past a short chunk, one thread's share, empty) */
                 const pdnn_conv_gemm_tiles tl = pdnn_conv_gemm_tiling(uk, kg, ncol, 1, nt);
-                const int tch = pdnn_conv_gemm_task_chunk(&tl, nt);
-#pragma omp for schedule(static, tch)
-                for (int64_t task = 0; task < tl.ntasks; task++) {
+                int64_t tlo, thi;
+                pdnn_conv_gemm_task_share(&tl, uk, kg, ncol, &tlo, &thi);
+                for (int64_t task = tlo; task < thi; task++) {
                     int64_t i0, mm, j0, nn;
                     if (!pdnn_conv_gemm_task(&tl, uk, task, kg, ncol, &i0, &mm, &j0, &nn)) continue;
                     /* the full panels, then (the chunk's last panel, packed for it) the
@@ -639,6 +639,7 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                         fwd_block(&gtail, a_at(grp, i0), a_ps, ako, b.bp + last * T * (int64_t)es, y,
                                   grp, i0, mm, gcol0 + last, ncol - last, alpha, beta);
                 }
+#pragma omp barrier
             }
         }
     }
