@@ -10,6 +10,11 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
+ *  - otherwise, forward, FLOAT at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit
+ *    dilation, 3 x 3 filters, output rows of at most 15 columns (at most 64 rows): each
+ *    x row split once into its stride phases (rows of 16 floats) in a per-thread
+ *    buffer, every tap of 16 outputs then one aligned load and one multiply-add
+ *    (conv_cpu_direct_dw_s2f.c);
  *  - otherwise, FLOAT at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit dilation, filters
  *    up to 7 x 7, output rows of at most 8 columns (2 (OW - 1) + kw <= 16, x rows of at
  *    most 16; backward filter from 392 output pixels a channel): two output rows a
@@ -59,6 +64,7 @@
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_row.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_s2f.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2p.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
@@ -235,9 +241,9 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
 }
 
 /* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve). */
-static const pdnn_dw_path *const fast_paths[] = {&pdnn_dws2p_path, &pdnn_dws2_path,
-                                                 &pdnn_dwrow_path, &pdnn_dwmf_path,
-                                                 &pdnn_dwcb_path};
+static const pdnn_dw_path *const fast_paths[] = {&pdnn_dws2f_path, &pdnn_dws2p_path,
+                                                 &pdnn_dws2_path,  &pdnn_dwrow_path,
+                                                 &pdnn_dwmf_path,  &pdnn_dwcb_path};
 
 /* Whether one of them ran p->dir. */
 static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)
