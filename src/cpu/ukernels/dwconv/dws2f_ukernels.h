@@ -53,4 +53,13 @@ void pdnn_f32_dws2f_fwd__avx512(const pdnn_dws2f_plan *pl, size_t np, const floa
                                 ptrdiff_t xcs, const float *w, ptrdiff_t wcs, float *y,
                                 ptrdiff_t ycs, float alpha, float beta, float *buf);
 
+/* bwdf, for planes p < np: sum[9 p + r1 3 + r2] = the sum over the images n < nimg and
+ * the outputs (o, j) of dy_p(o, j) x_p(2 o + r1 - p1, 2 j + r2 - p2) over the taps inside
+ * x, image n's planes at x + p xcs + n xns, dy + p ycs + n yns; each tap's lanes (output
+ * columns, and the planes' halves at np 2 in the plan) a chain in (image, row) order,
+ * then summed in the trees of dwtree_avx512.h. buf as fwd's. */
+void pdnn_f32_dws2f_bwdf__avx512(const pdnn_dws2f_plan *pl, size_t np, size_t nimg,
+                                 const float *x, ptrdiff_t xcs, ptrdiff_t xns, const float *dy,
+                                 ptrdiff_t ycs, ptrdiff_t yns, float *buf, float *sum);
+
 #endif

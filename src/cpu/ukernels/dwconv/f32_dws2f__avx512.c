@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "cpu/ukernels/dwconv/dws2f_ukernels.h"
+#include "cpu/ukernels/dwconv/dwtree_avx512.h"
 
 #define AI static inline __attribute__((always_inline))
 enum { L = 16 };
@@ -196,4 +197,93 @@ void pdnn_f32_dws2f_fwd__avx512(const pdnn_dws2f_plan *pl, size_t np, const floa
         planes(2, 1, pl, np, x, xcs, w, wcs, y, ycs, alpha, beta, buf);
     else
         planes(1, 1, pl, np, x, xcs, w, wcs, y, ycs, alpha, beta, buf);
+}
+
+/* bwdf of one image of one unit (NP 2: planes q and q + 1, x1 / d1 == x0 / d0 and
+ * st1 == 0 past the last plane) into its 9 tap accumulators a: x split, then per output
+ * row the dy row (both planes' rows in the vector's halves) times the 9 taps' phase
+ * rows. */
+AI void bwdf_img(const int NP, const pdnn_dws2f_plan *pl, const float *x0, const float *x1,
+                 const float *d0, const float *d1, __mmask16 st1, float *buf, __m512 *a)
+{
+    const pdnn_dws2_geom *g = &pl->g;
+    const ptrdiff_t ps = pl->ps, ys1 = g->ys1;
+    const __mmask16 km[3] = {pl->km[0][0], pl->km[0][1], pl->km[0][2]}, st0 = pl->st[0];
+    __m512 acc[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) acc[t] = a[t];
+    split(NP, 1, pl, x0, x1, buf);
+    for (int64_t o = 0; o < g->OH; o++) {
+        __m512 dv = _mm512_maskz_loadu_ps(st0, at(d0, o * ys1));
+        if (NP == 2) dv = _mm512_mask_loadu_ps(dv, st1, at(d1, o * ys1 - 8));
+        const int64_t i0 = 2 * o - g->p1;
+#pragma GCC unroll 3
+        for (int r1 = 0; r1 < 3; r1++) {
+            if (i0 + r1 < 0 || i0 + r1 >= g->H) continue;
+            const float *s = buf + (r1 & 1) * 3 * ps + (o + (r1 >> 1)) * L;
+#pragma GCC unroll 3
+            for (int r2 = 0; r2 < 3; r2++)
+                acc[3 * r1 + r2] = _mm512_mask3_fmadd_ps(dv, _mm512_load_ps(s + r2 * ps),
+                                                         acc[3 * r1 + r2], km[r2]);
+        }
+    }
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) a[t] = acc[t];
+}
+
+/* A unit's 9 accumulators summed by the trees of dwtree_avx512.h into s0[t] (NP 2: the
+ * halves, plane q + 1's into s1[t]). */
+AI void bwdf_sums(const int NP, const __m512 *acc, float *s0, float *s1)
+{
+    float r[32];
+    if (NP == 2) { /* V[2 i + h] = half h of acc[i], at lane 4 (V % 4) + V / 4 */
+        const __m512 z = _mm512_setzero_ps(), u8[8] = {acc[8], z, z, z, z, z, z, z};
+        _mm512_storeu_ps(r, tree8x16(acc));
+        _mm512_storeu_ps(r + L, tree8x16(u8));
+#pragma GCC unroll 8
+        for (int t = 0; t < 8; t++) {
+            s0[t] = r[4 * ((2 * t) % 4) + (2 * t) / 4];
+            s1[t] = r[4 * ((2 * t + 1) % 4) + (2 * t + 1) / 4];
+        }
+        s0[8] = r[L];
+        s1[8] = r[L + 4];
+    } else { /* tap t at lane 4 (t % 4) + t / 4 */
+        const __m512 z = _mm512_setzero_ps();
+        const __m512 v[16] = {acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7],
+                              acc[8], z, z, z, z, z, z, z};
+        _mm512_storeu_ps(r, tree16x16(v));
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) s0[t] = r[4 * (t % 4) + t / 4];
+    }
+}
+
+/* Units outer, images inner (each unit's accumulators in registers over the images). */
+AI void bwdf_planes(const int NP, const pdnn_dws2f_plan *pl, size_t np, size_t nimg,
+                    const float *x, ptrdiff_t xcs, ptrdiff_t xns, const float *dy,
+                    ptrdiff_t ycs, ptrdiff_t yns, float *buf, float *sum)
+{
+    for (size_t p = 0; p < np; p += (size_t)NP) {
+        const int two = NP == 2 && p + 1 < np;
+        __m512 a[9];
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) a[t] = _mm512_setzero_ps();
+        for (size_t n = 0; n < nimg; n++) {
+            const float *x0 = at(x, (ptrdiff_t)n * xns + (ptrdiff_t)p * xcs);
+            const float *d0 = at(dy, (ptrdiff_t)n * yns + (ptrdiff_t)p * ycs);
+            bwdf_img(NP, pl, x0, two ? x0 + xcs : x0, d0, two ? d0 + ycs : d0,
+                     two ? pl->st[1] : 0, buf, a);
+        }
+        float s1[9];
+        bwdf_sums(NP, a, sum + 9 * p, two ? sum + 9 * (p + 1) : s1);
+    }
+}
+
+void pdnn_f32_dws2f_bwdf__avx512(const pdnn_dws2f_plan *pl, size_t np, size_t nimg,
+                                 const float *x, ptrdiff_t xcs, ptrdiff_t xns, const float *dy,
+                                 ptrdiff_t ycs, ptrdiff_t yns, float *buf, float *sum)
+{
+    if (pl->np == 2)
+        bwdf_planes(2, pl, np, nimg, x, xcs, xns, dy, ycs, yns, buf, sum);
+    else
+        bwdf_planes(1, pl, np, nimg, x, xcs, xns, dy, ycs, yns, buf, sum);
 }

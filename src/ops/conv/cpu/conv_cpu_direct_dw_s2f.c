@@ -7,10 +7,17 @@
  * unaligned x row load per tap and vector), MobileNet-v2 at minibatch 1, 1 thread,
  * CPU clock, 2000-call loops: 14x14 -> 7x7 x 576 24.2 -> 18.5 us, 28x28 -> 14x14 x 192
  * 27.2 -> 20.9 us (56x56 -> 28x28, two vectors a row: 73 -> 95 us, not offered).
- * Threads split (image, channel) planes (calls of up to S2F_GROUP consecutive
- * channels); every output is one chain in (r1, r2) order over the taps inside x, fixed
- * by the problem (the same bits as the other stride-2 paths), so results do not depend
- * on the thread count; exact on small integers. */
+ * Backward filter: the same split, each output row's dy row (two planes' rows in the
+ * halves at up to 7 columns) times the 9 taps' phase rows into 9 accumulators over the
+ * images and rows, then lane sums in a fixed tree; against the channel blocks
+ * (conv_cpu_direct_dw_cb.c) at minibatch 1: 14x14 -> 7x7 x 576 22.7 -> 20.3 us, 28x28 ->
+ * 14x14 x 192 29.6 -> 21.6 us; against the pairs (_s2p.c) at minibatch 32: 14x14 -> 7x7
+ * 1237 -> 894 us.
+ * Threads split (image, channel) planes (forward; calls of up to S2F_GROUP consecutive
+ * channels) or channel units (backward filter: pairs at up to 7 columns); every output
+ * is one chain in (r1, r2) order over the taps inside x (forward: the same bits as the
+ * other stride-2 paths) or one fixed order of lanes and tree (backward filter), fixed by
+ * the problem, so results do not depend on the thread count; exact on small integers. */
 #include <stdint.h>
 
 #include "core/par.h"
@@ -23,9 +30,15 @@
 
 static bool s2f_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2f_plan *pl)
 {
+    if (p->dir == PDNN_CONV_BWD_DATA) return false;
+    /* the stride-2 set of the forward (the backward filter here at any pixel count) */
+    pdnn_conv_problem q = *p;
+    q.dir = PDNN_CONV_FWD;
     pdnn_dws2_geom g;
-    if (p->dir != PDNN_CONV_FWD || !pdnn_dws2_shape(p, G, &g)) return false;
-    return pdnn_f32_dws2f_plan__avx512(&g, pl) != 0;
+    if (!pdnn_dws2_shape(&q, G, &g) || !pdnn_f32_dws2f_plan__avx512(&g, pl)) return false;
+    /* backward filter, rows of 8 to 15 columns: only below the in-place permutes' pixel
+     * count (28x28 -> 14x14 x 192 minibatch 32, 1 thread: 1018 us there, 1270 here) */
+    return p->dir == PDNN_CONV_FWD || pl->np == 2 || p->n * g.OH * g.OW < PDNN_DWS2_W_MIN;
 }
 
 bool pdnn_dws2f_applies(const pdnn_conv_problem *p)
@@ -42,7 +55,7 @@ bool pdnn_dws2f_fwd(const pdnn_conv_problem *p, const float *x, const float *w, 
     pdnn_conv_geom3 G;
     pdnn_dws2f_plan pl;
     pdnn_conv_widen(p, &G);
-    if (!s2f_geom(p, &G, &pl)) return false;
+    if (p->dir != PDNN_CONV_FWD || !s2f_geom(p, &G, &pl)) return false;
     const int64_t C = p->g, units = p->n * C;
     const int nt = pdnn_par_threads(nthreads, units,
                                     (double)units * G.out[1] * G.out[2] * 9, 32768.0);
@@ -74,6 +87,39 @@ bool pdnn_dws2f_fwd(const pdnn_conv_problem *p, const float *x, const float *w, 
     return true;
 }
 
+bool pdnn_dws2f_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
+                           float *dw, float alpha, float beta, int nthreads)
+{
+    pdnn_conv_geom3 G;
+    pdnn_dws2f_plan pl;
+    pdnn_conv_widen(p, &G);
+    if (p->dir != PDNN_CONV_BWD_FILTER || !s2f_geom(p, &G, &pl)) return false;
+    const int64_t C = p->g, np = pl.np, units = (C + np - 1) / np; /* plane pairs at np 2 */
+    const int nt = pdnn_par_threads(nthreads, units,
+                                    (double)p->n * C * G.out[1] * G.out[2] * 9, 32768.0);
+    int64_t wo[9];
+    for (int64_t t = 0; t < 9; t++) wo[t] = pdnn_dw_tap_off(p, &G, t / 3, t % 3);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        _Alignas(64) float buf[PDNN_DWS2F_BUF]; /* any contents: split before read */
+        float sum[S2F_GROUP * 9];
+        int64_t u0, u1;
+        pdnn_par_share(units, &u0, &u1);
+        for (int64_t u = u0; u < u1;) {
+            const int64_t c = u * np, nu = u1 - u < S2F_GROUP / np ? u1 - u : S2F_GROUP / np;
+            const int64_t nc = C - c < nu * np ? C - c : nu * np;
+            pdnn_f32_dws2f_bwdf__avx512(&pl, (size_t)nc, (size_t)p->n, x + c * G.xs[1],
+                                        (ptrdiff_t)G.xs[1], (ptrdiff_t)G.xs[0],
+                                        dy + c * G.ys[1], (ptrdiff_t)G.ys[1],
+                                        (ptrdiff_t)G.ys[0], buf, sum);
+            for (int64_t k = 0; k < nc; k++)
+                pdnn_dw_blend_taps(dw + (c + k) * G.ws[0], wo, 9, sum + 9 * k, 1, alpha, beta);
+            u += nu;
+        }
+    }
+    return true;
+}
+
 static bool s2f_none(const pdnn_conv_problem *p, const float *a, const float *b, float *c,
                      float alpha, float beta, int nthreads)
 {
@@ -82,4 +128,4 @@ static bool s2f_none(const pdnn_conv_problem *p, const float *a, const float *b,
 }
 
 const pdnn_dw_path pdnn_dws2f_path = {pdnn_dws2f_applies,
-                                      {pdnn_dws2f_fwd, s2f_none, s2f_none}};
+                                      {pdnn_dws2f_fwd, s2f_none, pdnn_dws2f_bwd_filter}};

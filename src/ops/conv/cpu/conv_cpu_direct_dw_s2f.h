@@ -1,9 +1,11 @@
-/* Stride-2 3 x 3 depthwise forward through phase planes (internal part of
+/* Stride-2 3 x 3 depthwise forward and backward filter through phase rows (internal part of
  * "cpu:direct_dw", conv_cpu_direct_dw.c; conv_cpu_direct_dw_s2f.c): f32 at AVX-512,
  * multiplier 1, 2-d, stride 2 x 2, unit dilation, 3 x 3 filters, non-negative padding,
- * unit column strides, not channels-last, output rows of at most 15 columns; forward
- * only (backward data and filter return false). Each returns false, touching nothing,
- * when the problem is outside that set (the caller then runs its other paths). */
+ * unit column strides, not channels-last, output rows of at most 15 columns (and 64
+ * rows); forward, and backward filter at up to 7 columns or fewer than PDNN_DWS2_W_MIN
+ * output pixels a channel (backward data returns false). Each returns false, touching
+ * nothing, when the problem is outside that set (the caller then runs its other
+ * paths). */
 #ifndef PDNN_CONV_CPU_DIRECT_DW_S2F_H
 #define PDNN_CONV_CPU_DIRECT_DW_S2F_H
 
@@ -16,8 +18,10 @@
 bool pdnn_dws2f_applies(const pdnn_conv_problem *p);
 bool pdnn_dws2f_fwd(const pdnn_conv_problem *p, const float *x, const float *w, float *y,
                     float alpha, float beta, int nthreads);
+bool pdnn_dws2f_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
+                           float *dw, float alpha, float beta, int nthreads);
 
-/* The forward above as a pdnn_dw_path. */
+/* The two above as a pdnn_dw_path (backward data: false). */
 extern const pdnn_dw_path pdnn_dws2f_path;
 
 #endif
