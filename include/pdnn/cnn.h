@@ -359,10 +359,15 @@ typedef enum {
      *  in the workspace (about the filter's size). Every problem GEMM serves. */
     PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
     PDNN_CONVOLUTION_FWD_ALGO_GEMM = 2,
-    /** Specialised paths first: depthwise (one input channel per group, any
-     *  multiplier; workspace: the transposed filter for channels-last), then 1x1 filters
-     *  without padding before (plain GEMMs, no im2col; workspace: the packed filter for
-     *  channels-last x and y, else none); every other problem: the reference loops. */
+    /** Specialised paths first: few input channels (FLOAT on AVX-512, one group of 1-4
+     *  input and at least 8 output channels, 1-d or 2-d, stride and dilation 1, output
+     *  rows as wide as the input rows, at most 49 taps a channel, x and y planes stored
+     *  flat: the first layers of LeNet and VGG; masked flat planes, no im2col;
+     *  workspace: the packed filter and the padding masks, without it the next path
+     *  runs), depthwise (one input channel per group, any multiplier; workspace: the
+     *  transposed filter for channels-last), then 1x1 filters without padding before
+     *  (plain GEMMs, no im2col; workspace: the packed filter for channels-last x and y,
+     *  else none); every other problem: the reference loops. */
     PDNN_CONVOLUTION_FWD_ALGO_DIRECT = 3,
     PDNN_CONVOLUTION_FWD_ALGO_FFT = 4,
     PDNN_CONVOLUTION_FWD_ALGO_FFT_TILING = 5,

@@ -16,8 +16,8 @@
  *  - threads: the team's size when there is work for several threads.
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
- * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1 and depthwise paths ahead of GEMM
- * for their problems. Find (which times every algorithm) overrides the model. */
+ * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
+ * (cpu:direct_fewc) paths ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -181,6 +181,9 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
          * on the exact GEMM */
         compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads +
                   wino_filter_ms(p, &s) * nthreads;
+    } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
+        /* few input channels on flat planes: nothing packed, 8-row tiles */
+        compute = s.flops / (peak * 0.85 * fill(s.kg, 8));
     } else if (direct && s.one_by_one) { /* GEMM without im2col */
         /* backward filter: the operand with more channels gives the rows */
         const double rows = fwd ? s.kg : bwdd ? s.cg : (s.cg > s.kg ? s.cg : s.kg);

@@ -1,0 +1,82 @@
+/* Few-input-channel convolution micro-kernel (fewc_ukernels.h), AVX-512: 8 output
+ * channels x NV (1-3) grid vectors in 24 (8 NV) accumulators; per tap, the NV masks and
+ * masked loads, 8 broadcast weights from the packed filter (one 32-byte group a tap),
+ * 8 NV masked fused multiply-adds. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "cpu/ukernels/fewc/fewc_ukernels.h"
+
+#define AI static inline __attribute__((always_inline))
+enum { L = 16, MR = PDNN_FEWC_MR };
+
+/* p + o floats, as an integer: the address of a masked-off lane may lie outside p's
+ * buffer, where C pointer arithmetic is not defined (the load never touches it). */
+AI const float *at(const float *p, ptrdiff_t o)
+{
+    return (const float *)((uintptr_t)p + (uintptr_t)(o * (ptrdiff_t)sizeof(float)));
+}
+
+AI void tile(const int NV, size_t mr, size_t nc, size_t ntap, const float *src, ptrdiff_t scs,
+             const ptrdiff_t *toff, const uint16_t *masks, const float *wp, float *dst,
+             ptrdiff_t drs, __mmask16 klast, float alpha, float beta)
+{
+    __m512 acc[MR][3];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; i++)
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; v++) acc[i][v] = _mm512_setzero_ps();
+    for (size_t c = 0; c < nc; c++) {
+        const float *s = at(src, (ptrdiff_t)c * scs);
+        const float *w = wp + c * ntap * MR;
+        for (size_t j = 0; j < ntap; j++) {
+            __mmask16 k[3];
+            __m512 x[3];
+            const float *sj = at(s, toff[j]);
+#pragma GCC unroll 3
+            for (int v = 0; v < NV; v++) {
+                k[v] = masks[(size_t)v * ntap + j];
+                x[v] = _mm512_maskz_loadu_ps(k[v], at(sj, v * L));
+            }
+#pragma GCC unroll 8
+            for (int i = 0; i < MR; i++) {
+                const __m512 wv = _mm512_set1_ps(w[j * MR + (size_t)i]);
+#pragma GCC unroll 3
+                for (int v = 0; v < NV; v++)
+                    acc[i][v] = _mm512_mask3_fmadd_ps(wv, x[v], acc[i][v], k[v]);
+            }
+        }
+    }
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    /* constant trip counts keep the accumulators in registers (a loop to mr made gcc
+     * keep them in memory) */
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; i++) {
+        if ((size_t)i >= mr) break;
+        float *d = dst + (ptrdiff_t)i * drs;
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; v++) {
+            const __mmask16 kk = v == NV - 1 ? klast : (__mmask16)0xFFFF;
+            __m512 e = alpha == 1.0f ? acc[i][v] : _mm512_mul_ps(va, acc[i][v]);
+            if (beta != 0)
+                e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(kk, d + v * L)));
+            _mm512_mask_storeu_ps(d + v * L, kk, e);
+        }
+    }
+}
+
+void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, const float *src,
+                                ptrdiff_t scs, const ptrdiff_t *toff, const uint16_t *masks,
+                                const float *wp, float *dst, ptrdiff_t drs, size_t nlast,
+                                float alpha, float beta)
+{
+    const __mmask16 klast = (__mmask16)(nlast >= L ? 0xFFFFu : (1u << nlast) - 1u);
+    if (mr == 0) return;
+    if (mr > MR) mr = MR;
+    switch (nv) {
+    case 1: tile(1, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
+    case 2: tile(2, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
+    case 3: tile(3, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
+    default: break;
+    }
+}

@@ -1,0 +1,199 @@
+/* Forward convolution with few input channels on masked flat planes ("cpu:direct_fewc",
+ * PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
+ *
+ * The problems: FLOAT, AVX-512, one group, 1 to FEWC_C_MAX input channels, at least
+ * FEWC_K_MIN output channels, 1-d or 2-d, stride 1, dilation 1, the output rows as wide
+ * as the input rows (padding before + after = filter width - 1: "same" columns; rows
+ * any), filters of at most FEWC_RS_MAX taps a channel (rows and columns of at most
+ * PDNN_DWMF_TAPS), x planes and y planes stored flat (unit column stride, rows one
+ * after the other: NCHW-like; channel and image strides any), packed KCRS or KRSC
+ * filters, convolution or cross-correlation. The first layers of image networks at
+ * stride 1: LeNet's 5 x 5 1 -> 32 on 28 x 28, VGG's 3 x 3 3 -> 64 on 224 x 224.
+ *
+ * There im2col + GEMM has few taps per column (25-27) for its packing to pay: the
+ * panel packing took ~25% of LeNet conv1's time and the 6-row tiles computed 36 rows for
+ * 32. Here nothing is packed but the filter: every output plane is one flat grid of
+ * 16-output vectors, tap (r, s) of input channel c reads the channel's plane in place at
+ * the fixed flat offset (r - pad_top) W + s - pad_left (with W == Q), under a mask of
+ * the lanes whose source pixel lies inside the plane (the masks of the depthwise flat
+ * path, cpu/ukernels/dwconv/dwmf_ukernels.h, built once a call for every grid vector and
+ * tap); the micro-kernel keeps 8 output channels x 3 vectors in registers
+ * (cpu/ukernels/fewc). Padding taps are never read and add nothing (not w * 0: an Inf
+ * weight reaches no border output through them, as in the reference).
+ *
+ * Threads split (image, 48-output tile) items, every item computing all output channels
+ * in blocks of 8; every output is one chain of fused multiply-adds over c, then the taps
+ * in filter order, so results do not depend on the thread count; exact on small
+ * integers.
+ *
+ * Workspace: the packed filter (K rounded up to 8, x C x taps elements) and the masks
+ * (ceil(P Q / 16) x taps 16-bit words). */
+#include <stdint.h>
+#include <string.h>
+
+#include "core/par.h"
+#include "core/registry.h"
+#include "cpu/ukernels/dwconv/dwmf_ukernels.h"
+#include "cpu/ukernels/fewc/fewc_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_gemm.h"
+
+#define FEWC_C_MAX 4   /* input channels at most */
+#define FEWC_K_MIN 8   /* output channels at least (one register tile's rows) */
+#define FEWC_RS_MAX 49 /* filter taps a channel at most */
+#define MR PDNN_FEWC_MR
+#define NV PDNN_FEWC_NV
+#define LANES 16
+/* Multiply-adds below which one thread runs the call (a team costs a few us). */
+#define FEWC_MIN_WORK_PER_THREAD (1 << 17)
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+typedef struct {
+    pdnn_conv_geom3 G;
+    int64_t n, c, k, r, s, taps; /* taps: r * s */
+    int64_t npix, nvec;          /* output pixels of a plane, 16-output grid vectors */
+} fewc_geom;
+
+static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
+{
+    pdnn_conv_widen(p, &f->G);
+    f->n = p->n;
+    f->c = f->G.cg;
+    f->k = f->G.kg;
+    f->r = f->G.kern[1];
+    f->s = f->G.kern[2];
+    f->taps = f->r * f->s;
+    f->npix = f->G.out[1] * f->G.out[2];
+    f->nvec = cdiv(f->npix, LANES);
+}
+
+static bool fewc_supports(const void *prob, const char **why)
+{
+    const pdnn_conv_problem *p = prob;
+    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_FWD, why)) return false;
+    fewc_geom f;
+    geom_of(p, &f);
+    const pdnn_conv_geom3 *G = &f.G;
+    if (p->dtype != PDNN_DATA_FLOAT) {
+        *why = "data type other than FLOAT";
+        return false;
+    }
+    if (p->nsp > 2 || G->out[0] != 1 || G->kern[0] != 1) {
+        *why = "more than 2 spatial dims";
+        return false;
+    }
+    if (p->g != 1 || f.c > FEWC_C_MAX || f.k < FEWC_K_MIN) {
+        *why = "not one group of 1-4 input channels and at least 8 output channels";
+        return false;
+    }
+    for (int d = 1; d < 3; d++)
+        if (G->str[d] != 1 || G->dil[d] != 1) {
+            *why = "stride or dilation other than 1";
+            return false;
+        }
+    if (G->out[2] != G->in[2]) {
+        *why = "output rows not as wide as the input rows";
+        return false;
+    }
+    if (f.taps > FEWC_RS_MAX || f.r > PDNN_DWMF_TAPS || f.s > PDNN_DWMF_TAPS) {
+        *why = "more than 49 filter taps a channel";
+        return false;
+    }
+    const bool one_row = G->in[1] == 1 && G->out[1] == 1; /* 1-d: no row stride */
+    if (G->xs[4] != 1 || G->ys[4] != 1 ||
+        (!one_row && (G->xs[3] != G->in[2] || G->ys[3] != G->out[2]))) {
+        *why = "x or y planes not stored flat (unit column stride, rows back to back)";
+        return false;
+    }
+    /* the flat offsets and masks are 32-bit in the mask builder */
+    if (f.npix > INT32_MAX / 2 || G->in[1] * G->in[2] > INT32_MAX / 2) {
+        *why = "planes of more than 2^30 pixels";
+        return false;
+    }
+    return true;
+}
+
+static size_t fewc_workspace(const void *prob)
+{
+    fewc_geom f;
+    geom_of(prob, &f);
+    const int64_t wp = cdiv(f.k, MR) * MR * f.c * f.taps * (int64_t)sizeof(float);
+    const int64_t masks = f.nvec * f.taps * (int64_t)sizeof(uint16_t);
+    return (size_t)(cdiv(wp, 64) * 64 + masks);
+}
+
+static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *arg = args;
+    fewc_geom f;
+    geom_of(p, &f);
+    const pdnn_conv_geom3 *G = &f.G;
+    if (f.n == 0 || f.k == 0 || f.npix == 0) return PDNN_STATUS_SUCCESS;
+    const int64_t kb = cdiv(f.k, MR), T = f.c * f.taps;
+    float *wp = ctx->ws;
+    uint16_t *masks = (uint16_t *)((char *)ctx->ws + cdiv(kb * MR * T * 4, 64) * 64);
+
+    /* the filter: wp[(b T + c taps + j) 8 + i] = w of output channel 8 b + i, input
+     * channel c, at the tap that source tap j = r s + q (row r, column q) meets (the
+     * filter flipped for convolution), 0 for channels past K */
+    const float *w = arg->wei;
+    for (int64_t b = 0; b < kb; b++)
+        for (int64_t c = 0; c < f.c; c++)
+            for (int64_t r = 0; r < f.r; r++)
+                for (int64_t q = 0; q < f.s; q++) {
+                    const int64_t fr = p->flip ? f.r - 1 - r : r, fq = p->flip ? f.s - 1 - q : q;
+                    float *d = wp + ((b * f.c + c) * f.taps + r * f.s + q) * MR;
+                    for (int64_t i = 0; i < MR; i++) {
+                        const int64_t kk = b * MR + i;
+                        d[i] = kk < f.k ? w[kk * G->ws[0] + c * G->ws[1] + fr * G->ws[3] +
+                                            fq * G->ws[4]]
+                                        : 0.0f;
+                    }
+                }
+    /* the source offsets and the masks of every (grid vector, tap) */
+    ptrdiff_t toff[FEWC_RS_MAX];
+    int32_t dr[PDNN_DWMF_TAPS], hr[PDNN_DWMF_TAPS], dc[PDNN_DWMF_TAPS], wc[PDNN_DWMF_TAPS];
+    for (int64_t r = 0; r < f.r; r++) {
+        dr[r] = (int32_t)(r - G->pad[1]);
+        hr[r] = (int32_t)G->in[1];
+    }
+    for (int64_t q = 0; q < f.s; q++) {
+        dc[q] = (int32_t)(q - G->pad[2]);
+        wc[q] = (int32_t)G->in[2];
+    }
+    for (int64_t r = 0; r < f.r; r++)
+        for (int64_t q = 0; q < f.s; q++) toff[r * f.s + q] = dr[r] * G->in[2] + dc[q];
+    pdnn_f32_dwmf_masks__avx512((size_t)f.npix, (size_t)G->out[2], (size_t)G->out[2],
+                                (size_t)f.r, dr, hr, (size_t)f.s, dc, wc, masks);
+
+    const int64_t tiles = cdiv(f.nvec, NV), items = f.n * tiles;
+    const double work = (double)f.n * (double)f.k * (double)T * (double)f.npix;
+    const int nt = pdnn_par_threads(ctx->nthreads, items, work, FEWC_MIN_WORK_PER_THREAD);
+    const float *x = arg->src;
+    float *y = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t it = 0; it < items; it++) {
+        const int64_t ni = it / tiles, v0 = (it % tiles) * NV;
+        const int64_t nv = f.nvec - v0 < NV ? f.nvec - v0 : NV;
+        const int64_t nlast = f.npix - (v0 + nv - 1) * LANES; /* 1..16 */
+        const int64_t f0 = v0 * LANES;
+        const float *src = x + ni * G->xs[0] + f0;
+        float *dst = y + ni * G->ys[0] + f0;
+        for (int64_t b = 0; b < kb; b++) {
+            const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
+            pdnn_f32_fewc_8x48__avx512((size_t)mr, (size_t)nv, (size_t)f.c, (size_t)f.taps, src,
+                                       (ptrdiff_t)G->xs[1], toff, masks + v0 * f.taps,
+                                       wp + b * T * MR, dst + b * MR * G->ys[1],
+                                       (ptrdiff_t)G->ys[1], (size_t)nlast, alpha, beta);
+        }
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
+const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc = {
+    "cpu:direct_fewc", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_AVX512,
+    PDNN_IMPL_DETERMINISTIC, fewc_supports, fewc_workspace, fewc_exec,
+};
