@@ -360,11 +360,12 @@ typedef enum {
     PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
     PDNN_CONVOLUTION_FWD_ALGO_GEMM = 2,
     /** Specialised paths first: few input channels (FLOAT on AVX-512, one group of 1-4
-     *  input and at least 8 output channels, 1-d or 2-d, stride and dilation 1, output
-     *  rows as wide as the input rows, at most 49 taps a channel, x and y planes stored
-     *  flat: the first layers of LeNet and VGG; masked flat planes, no im2col;
-     *  workspace: the packed filter and the padding masks, without it the next path
-     *  runs), depthwise (one input channel per group, any multiplier; workspace: the
+     *  input and at least 8 output channels, 1-d or 2-d, dilation 1, stride 1 with output
+     *  rows as wide as the input rows or stride 2 with output rows at least half as
+     *  wide, at most 49 taps a channel and 64 over the channels, y planes stored flat:
+     *  the first layers of LeNet, VGG and MobileNet; masked flat planes, no im2col;
+     *  workspace: the packed filter, the padding masks and at stride 2 the stride
+     *  phases of a few images; without it the next path runs), depthwise (one input channel per group, any multiplier; workspace: the
      *  transposed filter for channels-last), then 1x1 filters without padding before
      *  (plain GEMMs, no im2col; workspace: the packed filter for channels-last x and y,
      *  else none); every other problem: the reference loops. */

@@ -1,9 +1,11 @@
 /* The few-input-channel forward path (conv_cpu_direct_fewc.c, "cpu:direct_fewc", DIRECT,
  * AVX-512 only) against the independent oracle of tests/common/tu_conv.h, run through its
  * registry entry with exactly its workspace: random problems inside its rules (1-4 input
- * channels, 8-40 output channels: whole and partial 8-channel tiles; 1-d and 2-d; rows
- * of 1-40 columns with the padding split any way between the two sides; any row padding,
- * also wider than the filter; filters up to 7 x 7; grids whose last vector is partial and
+ * channels, 8-40 output channels: whole and partial 8-channel tiles; 1-d and 2-d; stride 1
+ * and 2 along each dim (the stride-phase copies, odd and even sizes); rows of 1-40
+ * columns with the padding split any way between the two sides; any row padding, also
+ * wider than the filter; filters up to 7 x 7 within 64 taps over the channels; MobileNet's
+ * stem reduced; grids whose last vector is partial and
  * tiles of 1-3 vectors; flip, KRSC; minibatch 1-3; channels-last with one channel, which
  * is flat), exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0),
  * alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the harness); the refusals, each with its
@@ -22,30 +24,45 @@
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc;
 static const pdnn_impl *const im = &pdnn_conv_fwd_cpu_direct_fewc;
 
+/* Random problems inside the rules: strides 1 and 2, "same" columns at stride 1 and
+ * rows at least half as wide as x's at stride 2, at most 64 taps over the channels. */
 static tu_conv_shape rand_shape(void)
 {
     static const int ks[] = {8, 9, 13, 16, 24, 31, 40};
-    const bool two = tu_int(0, 3) != 0;
-    const int r = two ? tu_int(1, 7) : 1, s = tu_int(1, 7);
-    tu_conv_shape sh;
-    if (two) {
-        sh = tu_conv_shape2d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, tu_int(1, 4),
-                             ks[tu_int(0, 6)], tu_int(1, 20), tu_int(1, 40), r, s, 1, 0, 1);
-        sh.pb[0] = tu_int(0, r + 1);
-        sh.pe[0] = tu_int(0, r + 1);
-        if (sh.in[0] + sh.pb[0] + sh.pe[0] < r) sh.pe[0] = r - sh.in[0] - sh.pb[0];
-        sh.pb[1] = tu_int(0, s - 1);
-        sh.pe[1] = s - 1 - sh.pb[1];
-    } else {
-        sh = tu_conv_shape1d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, tu_int(1, 4), ks[tu_int(0, 6)],
-                             tu_int(1, 60), s, 1, 0, 1);
-        sh.pb[0] = tu_int(0, s - 1);
-        sh.pe[0] = s - 1 - sh.pb[0];
+    for (;;) {
+        const bool two = tu_int(0, 3) != 0;
+        const int c = tu_int(1, 4);
+        const int r = two ? tu_int(1, 7) : 1, s = tu_int(1, 7);
+        const int sr = two ? tu_int(1, 2) : 1, sc = tu_int(1, 2);
+        if (c * r * s > 64) continue;
+        tu_conv_shape sh;
+        if (two) {
+            sh = tu_conv_shape2d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, ks[tu_int(0, 6)],
+                                 tu_int(1, 20), tu_int(1, 40), r, s, 1, 0, 1);
+            sh.str[0] = sr;
+            sh.str[1] = sc;
+        } else {
+            sh = tu_conv_shape1d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, ks[tu_int(0, 6)],
+                                 tu_int(1, 60), s, sc, 0, 1);
+        }
+        const int cd = two ? 1 : 0; /* the column dim */
+        if (two) {
+            sh.pb[0] = tu_int(0, r + 1);
+            sh.pe[0] = tu_int(0, r + 1);
+        }
+        sh.pb[cd] = tu_int(0, s - 1);
+        sh.pe[cd] = sc == 1 ? s - 1 - sh.pb[cd] : tu_int(0, s);
+        sh.flip = tu_int(0, 2) == 0;
+        sh.krsc = tu_int(0, 2) == 0;
+        bool fits = true;
+        for (int d = 0; d < sh.nsp; d++)
+            fits = fits && sh.in[d] + sh.pb[d] + sh.pe[d] >= sh.kern[d];
+        if (!fits) continue;
+        tu_conv_finish_shape(&sh);
+        const int w = sh.in[cd], q = sh.out[cd];
+        if ((sc == 1 && q != w) || (sc == 2 && (w + 1) / 2 > q)) continue;
+        return sh;
     }
-    sh.flip = tu_int(0, 2) == 0;
-    sh.krsc = tu_int(0, 2) == 0;
-    tu_conv_finish_shape(&sh);
-    return sh;
 }
 
 static void test_random(void)
@@ -56,7 +73,13 @@ static void test_random(void)
         if (s.cg == 1 && i % 7 == 3) s.xkind = TU_LAYOUT_CHANNELS_LAST;
         tu_conv_check(im, &s, PDNN_CONV_FWD, i % 5 != 3, al[i % 3], be[i % 4], 0, true);
     }
-    /* LeNet's first layer, VGG's, and grids of exactly 1, 2, 3 and 4 vectors */
+    /* MobileNet's stride-2 stem (reduced), then LeNet's first layer, VGG's, and grids
+     * of exactly 1, 2, 3 and 4 vectors */
+    tu_conv_shape m = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 32, 32, 32, 3, 3, 2, 1, 1);
+    tu_conv_check(im, &m, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    m.pe[0] = m.pe[1] = 0; /* PyTorch's padding 1 on an even size: the same output */
+    tu_conv_finish_shape(&m);
+    tu_conv_check(im, &m, PDNN_CONV_FWD, false, 1, 0, 0, true);
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 1, 32, 28, 28, 5, 5, 1, 2, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 3, 64, 24, 24, 3, 3, 1, 1, 1);
@@ -78,8 +101,12 @@ static void refuse(const tu_conv_shape *s, const char *what)
 
 static void test_refusals(void)
 {
-    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 2, 1, 1);
-    refuse(&s, "stride 2");
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 3, 1, 1);
+    refuse(&s, "stride 3");
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 20, 20, 3, 3, 2, 0, 1);
+    refuse(&s, "stride 2, output rows narrower than half the input's");
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 3, 64, 32, 32, 7, 7, 2, 3, 1);
+    refuse(&s, "147 taps over the channels (the 7 x 7 stem)");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 2, 2);
     refuse(&s, "dilation 2");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 8, 9, 9, 3, 3, 1, 1, 1);

@@ -2,32 +2,41 @@
  * PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
  *
  * The problems: FLOAT, AVX-512, one group, 1 to FEWC_C_MAX input channels, at least
- * FEWC_K_MIN output channels, 1-d or 2-d, stride 1, dilation 1, the output rows as wide
- * as the input rows (padding before + after = filter width - 1: "same" columns; rows
- * any), filters of at most FEWC_RS_MAX taps a channel (rows and columns of at most
- * PDNN_DWMF_TAPS), x planes and y planes stored flat (unit column stride, rows one
- * after the other: NCHW-like; channel and image strides any), packed KCRS or KRSC
- * filters, convolution or cross-correlation. The first layers of image networks at
- * stride 1: LeNet's 5 x 5 1 -> 32 on 28 x 28, VGG's 3 x 3 3 -> 64 on 224 x 224.
+ * FEWC_K_MIN output channels, 1-d or 2-d, dilation 1, stride 1 or 2 along each dim,
+ * filters of at most FEWC_RS_MAX taps a channel and FEWC_T_MAX over the channels (rows and
+ * columns of at most PDNN_DWMF_TAPS), packed KCRS or KRSC filters, convolution or cross-correlation, y
+ * planes stored flat (unit column stride, rows one after the other: NCHW-like; channel
+ * and image strides any), x rows with a unit column stride. At stride 1 along both dims,
+ * x planes stored flat and its rows as wide as the output rows (padding before + after
+ * = filter width - 1: "same" columns), read in place; otherwise the output rows at least
+ * half as wide as the input rows (ceil(W / stride) <= Q). The first layers of image
+ * networks: LeNet's 5 x 5 1 -> 32 on 28 x 28, VGG's 3 x 3 3 -> 64 on 224 x 224, MobileNet's
+ * 3 x 3 stride-2 3 -> 32 stem.
  *
  * There im2col + GEMM has few taps per column (25-27) for its packing to pay: the
  * panel packing took ~25% of LeNet conv1's time and the 6-row tiles computed 36 rows for
  * 32. Here nothing is packed but the filter: every output plane is one flat grid of
- * 16-output vectors, tap (r, s) of input channel c reads the channel's plane in place at
- * the fixed flat offset (r - pad_top) W + s - pad_left (with W == Q), under a mask of
- * the lanes whose source pixel lies inside the plane (the masks of the depthwise flat
- * path, cpu/ukernels/dwconv/dwmf_ukernels.h, built once a call for every grid vector and
- * tap); the micro-kernel keeps 8 output channels x 3 vectors in registers
- * (cpu/ukernels/fewc). Padding taps are never read and add nothing (not w * 0: an Inf
- * weight reaches no border output through them, as in the reference).
+ * 16-output vectors, tap (r, s) of input channel c reads the channel's source plane at
+ * a fixed flat offset from the output element, under a mask of the lanes whose source
+ * pixel lies inside it (the masks of the depthwise flat path,
+ * cpu/ukernels/dwconv/dwmf_ukernels.h, built once a call for every grid vector and tap);
+ * the micro-kernel keeps 8 output channels x 3 vectors in registers (cpu/ukernels/fewc).
+ * The source plane is x itself at stride 1 (offset (r - pad_top) W + s - pad_left, with
+ * W == Q); at stride 2 along a dim, x's rows (columns) are first split into their two
+ * stride phases, each phase plane Q wide, so that tap (r, s) reads phase ((r - pad_top)
+ * mod 2, ...) at offset floor((r - pad_top) / 2) Q + ...: a copy of x by chunks of
+ * images in the workspace (the GEMM path's deinterleave kernel). Padding taps are never
+ * read and add nothing (not w * 0: an Inf weight reaches no border output through them,
+ * as in the reference).
  *
- * Threads split (image, 48-output tile) items, every item computing all output channels
- * in blocks of 8; every output is one chain of fused multiply-adds over c, then the taps
- * in filter order, so results do not depend on the thread count; exact on small
- * integers.
+ * Threads split (image, 48-output tile) items (and, at stride 2, the chunk's rows to
+ * split), every item computing all output channels in blocks of 8; every output is one
+ * chain of fused multiply-adds over c, then the taps in filter order, so results do not
+ * depend on the thread count; exact on small integers.
  *
- * Workspace: the packed filter (K rounded up to 8, x C x taps elements) and the masks
- * (ceil(P Q / 16) x taps 16-bit words). */
+ * Workspace: the packed filter (K rounded up to 8, x C x taps elements), the masks
+ * (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of a chunk of
+ * images (FEWC_CHUNK_BYTES, or one image). */
 #include <stdint.h>
 #include <string.h>
 
@@ -40,11 +49,17 @@
 #define FEWC_C_MAX 4   /* input channels at most */
 #define FEWC_K_MIN 8   /* output channels at least (one register tile's rows) */
 #define FEWC_RS_MAX 49 /* filter taps a channel at most */
+/* Taps of all channels at most: above, the GEMM path's in-place B tiles measured faster
+ * (ResNet-50's 7 x 7 stride-2 3 -> 64 stem, 147 taps: 1.81 against 1.61 ms, minibatch 1,
+ * 1 thread) */
+#define FEWC_T_MAX 64
 #define MR PDNN_FEWC_MR
 #define NV PDNN_FEWC_NV
 #define LANES 16
 /* Multiply-adds below which one thread runs the call (a team costs a few us). */
 #define FEWC_MIN_WORK_PER_THREAD (1 << 17)
+/* Bytes of phase planes of a chunk of images at stride 2, at most (one image at least). */
+#define FEWC_CHUNK_BYTES ((int64_t)2 << 20)
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -52,7 +67,21 @@ typedef struct {
     pdnn_conv_geom3 G;
     int64_t n, c, k, r, s, taps; /* taps: r * s */
     int64_t npix, nvec;          /* output pixels of a plane, 16-output grid vectors */
+    bool split;                  /* x copied into stride-phase planes (a stride of 2) */
+    int64_t plane;               /* split: elements of one channel's phase planes */
+    int64_t nbi;                 /* split: images a chunk */
 } fewc_geom;
+
+/* Source index o * st + t - pad along a dim of stride st (1 or 2) and size n: the phase
+ * (t - pad) mod st, the offset floor((t - pad) / st) from o in it, and its length. */
+static void tap_phase(int64_t t, int64_t pad, int64_t st, int64_t n, int64_t *ph, int64_t *off,
+                      int64_t *len)
+{
+    const int64_t e = t - pad;
+    *ph = ((e % st) + st) % st;
+    *off = (e - *ph) / st;
+    *len = (n - *ph + st - 1) / st;
+}
 
 static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
 {
@@ -65,6 +94,13 @@ static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
     f->taps = f->r * f->s;
     f->npix = f->G.out[1] * f->G.out[2];
     f->nvec = cdiv(f->npix, LANES);
+    f->split = f->G.str[1] != 1 || f->G.str[2] != 1;
+    /* phase planes: str[2] column phases, each of all H rows (row phases one after the
+     * other), Q wide */
+    f->plane = f->G.str[2] * f->G.in[1] * f->G.out[2];
+    const int64_t img = f->c * f->plane * (int64_t)sizeof(float);
+    f->nbi = img > 0 && FEWC_CHUNK_BYTES / img > 1 ? FEWC_CHUNK_BYTES / img : 1;
+    if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
 }
 
 static bool fewc_supports(const void *prob, const char **why)
@@ -87,21 +123,29 @@ static bool fewc_supports(const void *prob, const char **why)
         return false;
     }
     for (int d = 1; d < 3; d++)
-        if (G->str[d] != 1 || G->dil[d] != 1) {
-            *why = "stride or dilation other than 1";
+        if (G->str[d] < 1 || G->str[d] > 2 || G->dil[d] != 1) {
+            *why = "stride other than 1 or 2, or dilation other than 1";
             return false;
         }
-    if (G->out[2] != G->in[2]) {
-        *why = "output rows not as wide as the input rows";
+    if (!f.split && G->out[2] != G->in[2]) {
+        *why = "output rows not as wide as the input rows (stride 1)";
+        return false;
+    }
+    if (f.split && cdiv(G->in[2], G->str[2]) > G->out[2]) {
+        *why = "output rows narrower than the input rows' stride phases";
         return false;
     }
     if (f.taps > FEWC_RS_MAX || f.r > PDNN_DWMF_TAPS || f.s > PDNN_DWMF_TAPS) {
         *why = "more than 49 filter taps a channel";
         return false;
     }
+    if (f.c * f.taps > FEWC_T_MAX) {
+        *why = "more than 64 filter taps over the input channels";
+        return false;
+    }
     const bool one_row = G->in[1] == 1 && G->out[1] == 1; /* 1-d: no row stride */
     if (G->xs[4] != 1 || G->ys[4] != 1 ||
-        (!one_row && (G->xs[3] != G->in[2] || G->ys[3] != G->out[2]))) {
+        (!one_row && ((!f.split && G->xs[3] != G->in[2]) || G->ys[3] != G->out[2]))) {
         *why = "x or y planes not stored flat (unit column stride, rows back to back)";
         return false;
     }
@@ -119,7 +163,25 @@ static size_t fewc_workspace(const void *prob)
     geom_of(prob, &f);
     const int64_t wp = cdiv(f.k, MR) * MR * f.c * f.taps * (int64_t)sizeof(float);
     const int64_t masks = f.nvec * f.taps * (int64_t)sizeof(uint16_t);
-    return (size_t)(cdiv(wp, 64) * 64 + masks);
+    const int64_t split = f.split ? f.nbi * f.c * f.plane * (int64_t)sizeof(float) : 0;
+    return (size_t)(cdiv(wp, 64) * 64 + cdiv(masks, 64) * 64 + split);
+}
+
+/* Row y of channel c of image ni (of the chunk) into its phase planes at buf. */
+static void split_row(const fewc_geom *f, const float *x, int64_t ni, int64_t c, int64_t y,
+                      float *buf, pdnn_f32_deinterleave2_fn dei)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t H = G->in[1], W = G->in[2], Q = G->out[2];
+    const int64_t sr = G->str[1], sc = G->str[2];
+    /* the row's place among its row phase's rows (row phases one after the other) */
+    const int64_t ph = y % sr, row = (ph ? (H + 1) / 2 : 0) + y / sr;
+    const float *src = x + ni * G->xs[0] + c * G->xs[1] + y * G->xs[3];
+    float *d = buf + (ni * f->c + c) * f->plane + row * Q;
+    if (sc == 2)
+        dei(src, (size_t)W, d, d + H * Q);
+    else
+        memcpy(d, src, (size_t)W * sizeof(float));
 }
 
 static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
@@ -133,6 +195,7 @@ static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx
     const int64_t kb = cdiv(f.k, MR), T = f.c * f.taps;
     float *wp = ctx->ws;
     uint16_t *masks = (uint16_t *)((char *)ctx->ws + cdiv(kb * MR * T * 4, 64) * 64);
+    float *buf = (float *)((char *)masks + cdiv(f.nvec * f.taps * 2, 64) * 64);
 
     /* the filter: wp[(b T + c taps + j) 8 + i] = w of output channel 8 b + i, input
      * channel c, at the tap that source tap j = r s + q (row r, column q) meets (the
@@ -154,40 +217,64 @@ static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx
     /* the source offsets and the masks of every (grid vector, tap) */
     ptrdiff_t toff[FEWC_RS_MAX];
     int32_t dr[PDNN_DWMF_TAPS], hr[PDNN_DWMF_TAPS], dc[PDNN_DWMF_TAPS], wc[PDNN_DWMF_TAPS];
+    int64_t rbase[PDNN_DWMF_TAPS], cbase[PDNN_DWMF_TAPS]; /* phase planes' offsets */
+    const int64_t Q = G->out[2];
     for (int64_t r = 0; r < f.r; r++) {
-        dr[r] = (int32_t)(r - G->pad[1]);
-        hr[r] = (int32_t)G->in[1];
+        int64_t ph, off, len;
+        tap_phase(r, G->pad[1], G->str[1], G->in[1], &ph, &off, &len);
+        dr[r] = (int32_t)off;
+        hr[r] = (int32_t)len;
+        rbase[r] = (ph ? (G->in[1] + 1) / 2 : 0) * Q; /* row phase 1 after phase 0's rows */
     }
     for (int64_t q = 0; q < f.s; q++) {
-        dc[q] = (int32_t)(q - G->pad[2]);
-        wc[q] = (int32_t)G->in[2];
+        int64_t ph, off, len;
+        tap_phase(q, G->pad[2], G->str[2], G->in[2], &ph, &off, &len);
+        dc[q] = (int32_t)off;
+        wc[q] = (int32_t)len;
+        cbase[q] = ph * G->in[1] * Q; /* column phase planes of H rows each */
     }
+    /* in place (stride 1): rows W == Q apart, no phases */
     for (int64_t r = 0; r < f.r; r++)
-        for (int64_t q = 0; q < f.s; q++) toff[r * f.s + q] = dr[r] * G->in[2] + dc[q];
+        for (int64_t q = 0; q < f.s; q++)
+            toff[r * f.s + q] = rbase[r] + cbase[q] + dr[r] * Q + dc[q];
     pdnn_f32_dwmf_masks__avx512((size_t)f.npix, (size_t)G->out[2], (size_t)G->out[2],
                                 (size_t)f.r, dr, hr, (size_t)f.s, dc, wc, masks);
 
-    const int64_t tiles = cdiv(f.nvec, NV), items = f.n * tiles;
+    const int64_t tiles = cdiv(f.nvec, NV);
     const double work = (double)f.n * (double)f.k * (double)T * (double)f.npix;
-    const int nt = pdnn_par_threads(ctx->nthreads, items, work, FEWC_MIN_WORK_PER_THREAD);
+    const int nt = pdnn_par_threads(ctx->nthreads, f.n * tiles, work, FEWC_MIN_WORK_PER_THREAD);
     const float *x = arg->src;
     float *y = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    const pdnn_f32_deinterleave2_fn dei = pdnn_f32_deinterleave2_select();
+    const int64_t nbi = f.split ? f.nbi : f.n; /* images a chunk */
+    const ptrdiff_t scs = f.split ? (ptrdiff_t)f.plane : (ptrdiff_t)G->xs[1];
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (int64_t it = 0; it < items; it++) {
-        const int64_t ni = it / tiles, v0 = (it % tiles) * NV;
-        const int64_t nv = f.nvec - v0 < NV ? f.nvec - v0 : NV;
-        const int64_t nlast = f.npix - (v0 + nv - 1) * LANES; /* 1..16 */
-        const int64_t f0 = v0 * LANES;
-        const float *src = x + ni * G->xs[0] + f0;
-        float *dst = y + ni * G->ys[0] + f0;
-        for (int64_t b = 0; b < kb; b++) {
-            const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
-            pdnn_f32_fewc_8x48__avx512((size_t)mr, (size_t)nv, (size_t)f.c, (size_t)f.taps, src,
-                                       (ptrdiff_t)G->xs[1], toff, masks + v0 * f.taps,
-                                       wp + b * T * MR, dst + b * MR * G->ys[1],
-                                       (ptrdiff_t)G->ys[1], (size_t)nlast, alpha, beta);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    for (int64_t n0 = 0; n0 < f.n; n0 += nbi) {
+        const int64_t nimg = f.n - n0 < nbi ? f.n - n0 : nbi;
+        if (f.split) {
+#pragma omp for schedule(static)
+            for (int64_t u = 0; u < nimg * f.c * G->in[1]; u++)
+                split_row(&f, x + n0 * G->xs[0], u / (f.c * G->in[1]), u / G->in[1] % f.c,
+                          u % G->in[1], buf, dei);
+        }
+#pragma omp for schedule(static)
+        for (int64_t it = 0; it < nimg * tiles; it++) {
+            const int64_t ni = it / tiles, v0 = (it % tiles) * NV;
+            const int64_t nv = f.nvec - v0 < NV ? f.nvec - v0 : NV;
+            const int64_t nlast = f.npix - (v0 + nv - 1) * LANES; /* 1..16 */
+            const int64_t f0 = v0 * LANES;
+            const float *src = f.split ? buf + ni * f.c * f.plane + f0
+                                       : x + (n0 + ni) * G->xs[0] + f0;
+            float *dst = y + (n0 + ni) * G->ys[0] + f0;
+            for (int64_t b = 0; b < kb; b++) {
+                const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
+                pdnn_f32_fewc_8x48__avx512((size_t)mr, (size_t)nv, (size_t)f.c, (size_t)f.taps,
+                                           src, scs, toff, masks + v0 * f.taps, wp + b * T * MR,
+                                           dst + b * MR * G->ys[1], (ptrdiff_t)G->ys[1],
+                                           (size_t)nlast, alpha, beta);
+            }
         }
     }
     return PDNN_STATUS_SUCCESS;
