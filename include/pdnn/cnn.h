@@ -386,8 +386,10 @@ typedef enum {
 } pdnnConvolutionFwdAlgo_t;
 
 typedef enum {
-    /** Depthwise and 1x1 paths as forward DIRECT (1x1 workspace: a dW-sized buffer,
-     *  plus one packed block for channels-last), every other problem the reference. */
+    /** Few-input-channel, depthwise and 1x1 paths as forward DIRECT (few channels:
+     *  the forward's rules, workspace the masks and at stride 2 the whole batch's stride
+     *  phases; 1x1 workspace: a dW-sized buffer, plus one packed block for
+     *  channels-last), every other problem the reference. */
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0 = 0,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_1 = 1,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT = 2,

@@ -1,5 +1,5 @@
-/* The few-input-channel forward path (conv_cpu_direct_fewc.c, "cpu:direct_fewc", DIRECT,
- * AVX-512 only) against the independent oracle of tests/common/tu_conv.h, run through its
+/* The few-input-channel paths (conv_cpu_direct_fewc.c, "cpu:direct_fewc": forward DIRECT
+ * and backward filter ALGO_0, AVX-512 only) against the independent oracle of tests/common/tu_conv.h, run through its
  * registry entry with exactly its workspace: random problems inside its rules (1-4 input
  * channels, 8-40 output channels: whole and partial 8-channel tiles; 1-d and 2-d; stride 1
  * and 2 along each dim (the stride-phase copies, odd and even sizes); rows of 1-40
@@ -7,7 +7,7 @@
  * wider than the filter; filters up to 7 x 7 within 64 taps over the channels; MobileNet's
  * stem reduced; grids whose last vector is partial and
  * tiles of 1-3 vectors; flip, KRSC; minibatch 1-3; channels-last with one channel, which
- * is flat), exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0),
+ * is flat), both directions on each, an empty batch (dw = beta dw), exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0),
  * alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the harness); the refusals, each with its
  * reason; a case worked by hand (an Inf weight meets only padding at a corner output);
  * the public API with DIRECT (dispatch and workspace), and that the algorithm query
@@ -22,7 +22,9 @@
 #include "tu_layout.h"
 
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc;
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_fewc;
 static const pdnn_impl *const im = &pdnn_conv_fwd_cpu_direct_fewc;
+static const pdnn_impl *const imw = &pdnn_conv_bwd_filter_cpu_direct_fewc;
 
 /* Random problems inside the rules: strides 1 and 2, "same" columns at stride 1 and
  * rows at least half as wide as x's at stride 2, at most 64 taps over the channels. */
@@ -72,16 +74,24 @@ static void test_random(void)
         tu_conv_shape s = rand_shape();
         if (s.cg == 1 && i % 7 == 3) s.xkind = TU_LAYOUT_CHANNELS_LAST;
         tu_conv_check(im, &s, PDNN_CONV_FWD, i % 5 != 3, al[i % 3], be[i % 4], 0, true);
+        tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, i % 5 != 3, al[(i + 1) % 3],
+                      be[(i + 1) % 4], 0, true);
     }
     /* MobileNet's stride-2 stem (reduced), then LeNet's first layer, VGG's, and grids
      * of exactly 1, 2, 3 and 4 vectors */
     tu_conv_shape m = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 32, 32, 32, 3, 3, 2, 1, 1);
     tu_conv_check(im, &m, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    tu_conv_check(imw, &m, PDNN_CONV_BWD_FILTER, true, 1, 0, 0, true);
     m.pe[0] = m.pe[1] = 0; /* PyTorch's padding 1 on an even size: the same output */
     tu_conv_finish_shape(&m);
     tu_conv_check(im, &m, PDNN_CONV_FWD, false, 1, 0, 0, true);
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 1, 32, 28, 28, 5, 5, 1, 2, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0, 0, true);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, false, -0.5, 1, 0, true);
+    /* an empty batch: dw = beta dw */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 0, 1, 2, 9, 6, 6, 3, 3, 1, 1, 1);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0.5, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 3, 64, 24, 24, 3, 3, 1, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);
     for (int v = 1; v <= 4; v++) {
@@ -97,6 +107,10 @@ static void refuse(const tu_conv_shape *s, const char *what)
     const char *why = NULL;
     const bool ok = im->supports(&cs.p, &why);
     TU_CHECK(!ok && why && why[0], "%s: supported (or no reason)", what);
+    tu_conv_setup_init(&cs, s, PDNN_CONV_BWD_FILTER);
+    why = NULL;
+    const bool okw = imw->supports(&cs.p, &why);
+    TU_CHECK(!okw && why && why[0], "%s: supported in the backward filter (or no reason)", what);
 }
 
 static void test_refusals(void)

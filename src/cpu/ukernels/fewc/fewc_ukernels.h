@@ -6,7 +6,9 @@
  * element, under a 16-bit mask of the lanes whose source pixel lies inside the plane
  * (never read, never added). A register tile of 8 output channels x up to 3 vectors:
  * per tap, one masked load a vector, one broadcast weight a channel, one masked fused
- * multiply-add each. Used by src/ops/conv/cpu/conv_cpu_direct_fewc.c.
+ * multiply-add each; the backward filter's tile: 8 output channels x 3 taps of lane
+ * sums, per grid vector 8 dy loads, 3 masked x loads, 24 masked multiply-adds. Used by
+ * src/ops/conv/cpu/conv_cpu_direct_fewc.c.
  *
  * Sums: every output lane is one chain of fused multiply-adds over c (outer) and j
  * (inner) in increasing order; a masked-off lane adds nothing (not w * 0). Offsets and
@@ -33,5 +35,16 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
                                 ptrdiff_t scs, const ptrdiff_t *toff, const uint16_t *masks,
                                 const float *wp, float *dst, ptrdiff_t drs, size_t nlast,
                                 float alpha, float beta);
+
+/* Backward filter lane sums of one image over the grid vectors v0 <= v < v1: for rows
+ * i < mr (<= 8), taps t < nt (<= PDNN_FEWC_NV) and lanes l,
+ *   acc[(i PDNN_FEWC_NV + t) 16 + l] += dy[i drs + f] * src[f + toff[t]]
+ * for f = 16 v + l < npix where bit l of masks[v ntap + t] is set, one fused multiply-add
+ * a vector in increasing v (each lane one chain, continued from the values in acc; rows
+ * past mr and taps past nt left as they are). dy's lanes past npix are never read. */
+void pdnn_f32_fewc_bwdf_8x3__avx512(size_t mr, size_t nt, size_t v0, size_t v1, size_t npix,
+                                    const float *dy, ptrdiff_t drs, const float *src,
+                                    const ptrdiff_t *toff, const uint16_t *masks, size_t ntap,
+                                    float *acc);
 
 #endif

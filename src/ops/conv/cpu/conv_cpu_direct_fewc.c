@@ -100,13 +100,14 @@ static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
     f->plane = f->G.str[2] * f->G.in[1] * f->G.out[2];
     const int64_t img = f->c * f->plane * (int64_t)sizeof(float);
     f->nbi = img > 0 && FEWC_CHUNK_BYTES / img > 1 ? FEWC_CHUNK_BYTES / img : 1;
-    if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
+    /* the backward filter sums over all images at once: all of them split */
+    if (f->nbi > f->n || p->dir == PDNN_CONV_BWD_FILTER) f->nbi = f->n > 0 ? f->n : 1;
 }
 
-static bool fewc_supports(const void *prob, const char **why)
+static bool fewc_supports(const void *prob, pdnn_conv_dir dir, const char **why)
 {
     const pdnn_conv_problem *p = prob;
-    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_FWD, why)) return false;
+    if (!pdnn_conv_gemm_supports(p, dir, why)) return false;
     fewc_geom f;
     geom_of(p, &f);
     const pdnn_conv_geom3 *G = &f.G;
@@ -157,14 +158,45 @@ static bool fewc_supports(const void *prob, const char **why)
     return true;
 }
 
+static bool fwd_supports(const void *prob, const char **why)
+{
+    return fewc_supports(prob, PDNN_CONV_FWD, why);
+}
+
+static bool bwdf_supports(const void *prob, const char **why)
+{
+    return fewc_supports(prob, PDNN_CONV_BWD_FILTER, why);
+}
+
+/* The workspace: the packed filter (forward), the masks, the phase planes (stride 2),
+ * each from a 64-byte boundary; NULL ws: sizes only. Returns the bytes. */
+typedef struct {
+    float *wp;
+    uint16_t *masks;
+    float *buf;
+} fewc_ws;
+
+static int64_t ws_layout(const pdnn_conv_problem *p, const fewc_geom *f, void *ws, fewc_ws *l)
+{
+    const int64_t wp = p->dir == PDNN_CONV_FWD
+                           ? cdiv(f->k, MR) * MR * f->c * f->taps * (int64_t)sizeof(float)
+                           : 0;
+    const int64_t masks = f->nvec * f->taps * (int64_t)sizeof(uint16_t);
+    const int64_t split = f->split ? f->nbi * f->c * f->plane * (int64_t)sizeof(float) : 0;
+    const int64_t o1 = cdiv(wp, 64) * 64, o2 = o1 + cdiv(masks, 64) * 64;
+    if (ws) {
+        l->wp = (float *)ws;
+        l->masks = (uint16_t *)((char *)ws + o1);
+        l->buf = (float *)((char *)ws + o2);
+    }
+    return o2 + split;
+}
+
 static size_t fewc_workspace(const void *prob)
 {
     fewc_geom f;
     geom_of(prob, &f);
-    const int64_t wp = cdiv(f.k, MR) * MR * f.c * f.taps * (int64_t)sizeof(float);
-    const int64_t masks = f.nvec * f.taps * (int64_t)sizeof(uint16_t);
-    const int64_t split = f.split ? f.nbi * f.c * f.plane * (int64_t)sizeof(float) : 0;
-    return (size_t)(cdiv(wp, 64) * 64 + cdiv(masks, 64) * 64 + split);
+    return (size_t)ws_layout(prob, &f, NULL, NULL);
 }
 
 /* Row y of channel c of image ni (of the chunk) into its phase planes at buf. */
@@ -184,7 +216,37 @@ static void split_row(const fewc_geom *f, const float *x, int64_t ni, int64_t c,
         memcpy(d, src, (size_t)W * sizeof(float));
 }
 
-static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+/* The source offsets toff of every tap (r s + q) from an output element and the masks
+ * of every (grid vector, tap). */
+static void taps_setup(const fewc_geom *f, ptrdiff_t *toff, uint16_t *masks)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    int32_t dr[PDNN_DWMF_TAPS], hr[PDNN_DWMF_TAPS], dc[PDNN_DWMF_TAPS], wc[PDNN_DWMF_TAPS];
+    int64_t rbase[PDNN_DWMF_TAPS], cbase[PDNN_DWMF_TAPS]; /* phase planes' offsets */
+    const int64_t Q = G->out[2];
+    for (int64_t r = 0; r < f->r; r++) {
+        int64_t ph, off, len;
+        tap_phase(r, G->pad[1], G->str[1], G->in[1], &ph, &off, &len);
+        dr[r] = (int32_t)off;
+        hr[r] = (int32_t)len;
+        rbase[r] = (ph ? (G->in[1] + 1) / 2 : 0) * Q; /* row phase 1 after phase 0's rows */
+    }
+    for (int64_t q = 0; q < f->s; q++) {
+        int64_t ph, off, len;
+        tap_phase(q, G->pad[2], G->str[2], G->in[2], &ph, &off, &len);
+        dc[q] = (int32_t)off;
+        wc[q] = (int32_t)len;
+        cbase[q] = ph * G->in[1] * Q; /* column phase planes of H rows each */
+    }
+    /* in place (stride 1): rows W == Q apart, no phases */
+    for (int64_t r = 0; r < f->r; r++)
+        for (int64_t q = 0; q < f->s; q++)
+            toff[r * f->s + q] = rbase[r] + cbase[q] + dr[r] * Q + dc[q];
+    pdnn_f32_dwmf_masks__avx512((size_t)f->npix, (size_t)Q, (size_t)Q, (size_t)f->r, dr, hr,
+                                (size_t)f->s, dc, wc, masks);
+}
+
+static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
     const pdnn_conv_args *arg = args;
@@ -193,9 +255,10 @@ static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx
     const pdnn_conv_geom3 *G = &f.G;
     if (f.n == 0 || f.k == 0 || f.npix == 0) return PDNN_STATUS_SUCCESS;
     const int64_t kb = cdiv(f.k, MR), T = f.c * f.taps;
-    float *wp = ctx->ws;
-    uint16_t *masks = (uint16_t *)((char *)ctx->ws + cdiv(kb * MR * T * 4, 64) * 64);
-    float *buf = (float *)((char *)masks + cdiv(f.nvec * f.taps * 2, 64) * 64);
+    fewc_ws l = {NULL, NULL, NULL};
+    ws_layout(p, &f, ctx->ws, &l);
+    float *wp = l.wp, *buf = l.buf;
+    uint16_t *masks = l.masks;
 
     /* the filter: wp[(b T + c taps + j) 8 + i] = w of output channel 8 b + i, input
      * channel c, at the tap that source tap j = r s + q (row r, column q) meets (the
@@ -214,31 +277,8 @@ static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx
                                         : 0.0f;
                     }
                 }
-    /* the source offsets and the masks of every (grid vector, tap) */
     ptrdiff_t toff[FEWC_RS_MAX];
-    int32_t dr[PDNN_DWMF_TAPS], hr[PDNN_DWMF_TAPS], dc[PDNN_DWMF_TAPS], wc[PDNN_DWMF_TAPS];
-    int64_t rbase[PDNN_DWMF_TAPS], cbase[PDNN_DWMF_TAPS]; /* phase planes' offsets */
-    const int64_t Q = G->out[2];
-    for (int64_t r = 0; r < f.r; r++) {
-        int64_t ph, off, len;
-        tap_phase(r, G->pad[1], G->str[1], G->in[1], &ph, &off, &len);
-        dr[r] = (int32_t)off;
-        hr[r] = (int32_t)len;
-        rbase[r] = (ph ? (G->in[1] + 1) / 2 : 0) * Q; /* row phase 1 after phase 0's rows */
-    }
-    for (int64_t q = 0; q < f.s; q++) {
-        int64_t ph, off, len;
-        tap_phase(q, G->pad[2], G->str[2], G->in[2], &ph, &off, &len);
-        dc[q] = (int32_t)off;
-        wc[q] = (int32_t)len;
-        cbase[q] = ph * G->in[1] * Q; /* column phase planes of H rows each */
-    }
-    /* in place (stride 1): rows W == Q apart, no phases */
-    for (int64_t r = 0; r < f.r; r++)
-        for (int64_t q = 0; q < f.s; q++)
-            toff[r * f.s + q] = rbase[r] + cbase[q] + dr[r] * Q + dc[q];
-    pdnn_f32_dwmf_masks__avx512((size_t)f.npix, (size_t)G->out[2], (size_t)G->out[2],
-                                (size_t)f.r, dr, hr, (size_t)f.s, dc, wc, masks);
+    taps_setup(&f, toff, masks);
 
     const int64_t tiles = cdiv(f.nvec, NV);
     const double work = (double)f.n * (double)f.k * (double)T * (double)f.npix;
@@ -280,7 +320,100 @@ static pdnnStatus_t fewc_exec(const void *prob, const void *args, const pdnn_ctx
     return PDNN_STATUS_SUCCESS;
 }
 
+/* Grid vectors of a pixel chunk of the backward filter: its dy rows (8 x 4 KiB) and x
+ * stay in L2 while every (input channel, tap block) sums over them. */
+#define BWDF_CHUNK_VECS 64
+
+/* The 16 lanes of a partial sum added in a fixed tree (lanes l and l + 8, then l + 4,
+ * then l + 2, then 1). */
+static float lanes_sum(const float *a)
+{
+    float t[LANES];
+    memcpy(t, a, sizeof t);
+    for (int h = LANES / 2; h >= 1; h /= 2)
+        for (int l = 0; l < h; l++) t[l] += t[l + h];
+    return t[0];
+}
+
+/* Backward filter: items of 8 output channels, each summing dy x the shifted sources
+ * over the images, by chunks of grid vectors, for every input channel and block of 3
+ * taps (16 lanes a sum, kept in acc between the chunks), then dw = alpha sum + beta dw
+ * at the filter tap each source tap meets. */
+static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *arg = args;
+    fewc_geom f;
+    geom_of(p, &f);
+    const pdnn_conv_geom3 *G = &f.G;
+    if (f.k == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
+    fewc_ws l = {NULL, NULL, NULL};
+    ws_layout(p, &f, ctx->ws, &l);
+    ptrdiff_t toff[FEWC_RS_MAX];
+    if (f.npix > 0) taps_setup(&f, toff, l.masks);
+    const int64_t kb = cdiv(f.k, MR), jb = cdiv(f.taps, NV);
+    const double work = (double)f.n * (double)f.k * (double)f.c * (double)f.taps * (double)f.npix;
+    const int nt = pdnn_par_threads(ctx->nthreads, kb, work, FEWC_MIN_WORK_PER_THREAD);
+    const float *x = arg->src, *dy = arg->wei;
+    float *dw = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    const pdnn_f32_deinterleave2_fn dei = pdnn_f32_deinterleave2_select();
+    const bool split = f.split && f.n > 0 && f.npix > 0;
+    const ptrdiff_t sns = split ? (ptrdiff_t)(f.c * f.plane) : (ptrdiff_t)G->xs[0];
+    const ptrdiff_t scs = split ? (ptrdiff_t)f.plane : (ptrdiff_t)G->xs[1];
+
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        if (split) {
+#pragma omp for schedule(static)
+            for (int64_t u = 0; u < f.n * f.c * G->in[1]; u++)
+                split_row(&f, x, u / (f.c * G->in[1]), u / G->in[1] % f.c, u % G->in[1], l.buf,
+                          dei);
+        }
+        /* lane sums of one item: (c, tap block) x 8 rows x 3 taps x 16 lanes */
+        float acc[FEWC_C_MAX * (FEWC_RS_MAX + NV - 1) / NV * MR * NV * LANES];
+        const float *src0 = split ? l.buf : x;
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < kb; b++) {
+            const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
+            const int64_t per = MR * NV * LANES;
+            memset(acc, 0, (size_t)(f.c * jb * per) * sizeof(float));
+            for (int64_t n = 0; n < f.n; n++)
+                for (int64_t v0 = 0; v0 < f.nvec; v0 += BWDF_CHUNK_VECS) {
+                    const int64_t v1 = f.nvec - v0 < BWDF_CHUNK_VECS ? f.nvec : v0 + BWDF_CHUNK_VECS;
+                    for (int64_t c = 0; c < f.c; c++)
+                        for (int64_t j = 0; j < jb; j++) {
+                            const int64_t j0 = j * NV;
+                            pdnn_f32_fewc_bwdf_8x3__avx512(
+                                (size_t)mr, (size_t)(f.taps - j0 < NV ? f.taps - j0 : NV),
+                                (size_t)v0, (size_t)v1, (size_t)f.npix,
+                                dy + n * G->ys[0] + b * MR * G->ys[1], (ptrdiff_t)G->ys[1],
+                                src0 + n * sns + c * scs, toff + j0, l.masks + j0,
+                                (size_t)f.taps, acc + (c * jb + j) * per);
+                        }
+                }
+            for (int64_t c = 0; c < f.c; c++)
+                for (int64_t i = 0; i < mr; i++)
+                    for (int64_t j = 0; j < f.taps; j++) {
+                        const int64_t r = j / f.s, q = j % f.s;
+                        const int64_t fr = p->flip ? f.r - 1 - r : r, fq = p->flip ? f.s - 1 - q : q;
+                        float *d = dw + (b * MR + i) * G->ws[0] + c * G->ws[1] + fr * G->ws[3] +
+                                   fq * G->ws[4];
+                        const float v = alpha * lanes_sum(acc + (c * jb + j / NV) * per +
+                                                          (i * NV + j % NV) * LANES);
+                        *d = beta == 0.0f ? v : v + beta * *d;
+                    }
+        }
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
 const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc = {
     "cpu:direct_fewc", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_AVX512,
-    PDNN_IMPL_DETERMINISTIC, fewc_supports, fewc_workspace, fewc_exec,
+    PDNN_IMPL_DETERMINISTIC, fwd_supports, fewc_workspace, fwd_exec,
+};
+
+const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_fewc = {
+    "cpu:direct_fewc", PDNN_CONVOLUTION_BWD_FILTER_ALGO_0, PDNN_ISA_AVX512,
+    PDNN_IMPL_DETERMINISTIC, bwdf_supports, fewc_workspace, bwdf_exec,
 };
