@@ -12,7 +12,8 @@
  *    gathers (short rows, runs past 256), gapped x, batched short images; its 8 x 32
  *    kernel (forward with 8-56 output channels, backward data with 8-56 channels of a
  *    small filter), the sums' equal channel blocks, backward
- *    data's tail of 1-4 pixels (W^T transposed into rows);
+ *    data's tail of 1-4 pixels (W^T transposed into rows); backward data's batched
+ *    short images with dx's pixels contiguous (written in one pass) and gapped (scattered);
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
  *    GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
@@ -252,6 +253,34 @@ static void test_ldb_blocks(void)
     check_path(&s, bd, takes_ldb, true);
 }
 
+static bool takes_ldb_batched_contig(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return takes_ldb(p, g) && pdnn_conv_1x1_ldb_batched(g, p->dir) && !pdnn_conv_1x1_ldb_x_compact(g);
+}
+
+static bool takes_ldb_batched_compact(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return takes_ldb(p, g) && pdnn_conv_1x1_ldb_batched(g, p->dir) && pdnn_conv_1x1_ldb_x_compact(g);
+}
+
+/* The batched short images with x's pixels contiguous and all read: dx's rows written
+ * (alpha * sum + beta * dx) and x's copied in one pass, not through the compact rows'
+ * scatter / gather; and beside them the scatter (gapped dx, stride 2). Channels just
+ * past the batched path's least (about 540 each), few pixels. */
+static void test_ldb_batched(void)
+{
+    const pdnn_conv_dir bd = PDNN_CONV_BWD_DATA;
+    tu_conv_shape s;
+    s = shape(2, 1, 600, 520, 3, 3, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb_batched_contig, true);
+    s = shape(3, 1, 610, 530, 3, 2, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb_batched_contig, true);
+    s = shape(2, 1, 600, 520, 3, 4, 1, TU_LAYOUT_GAPPED);
+    check_path(&s, bd, takes_ldb_batched_compact, true);
+    s = shape(2, 1, 600, 520, 5, 5, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bd, takes_ldb_batched_compact, true);
+}
+
 static bool takes_ldb_a_blocked(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     return takes_ldb(p, g) && pdnn_conv_1x1_ldb_a_blocked(g, p->dir);
@@ -318,6 +347,7 @@ int main(void)
     test_bwdd_t();
     test_ldb();
     test_ldb_blocks();
+    test_ldb_batched();
     test_ldb_a_blocked();
     test_bwdf();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());
