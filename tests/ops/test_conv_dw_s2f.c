@@ -2,16 +2,15 @@
  * forward and backward filter) against the independent oracle of tests/common/tu_conv.h,
  * run directly through a test entry whose supports() is pdnn_dws2f_applies: output rows
  * of 1 to 15 columns (up to 7: two planes a vector, an odd last plane alone; 8-15: one
- * plane, backward filter below 392 output pixels a channel; 16 refused),
- * odd and even heights and widths, input columns and rows no output reads, padding 0-3
- * (wider than the kernel: outputs no tap reaches, whole tap rows skipped), asymmetric,
- * 1-row planes, flip, KRSC (gathered weights), channel counts that cross the 64-plane
- * calls and the images, minibatches 1-9 (backward filter at 8-15 columns: up to 391
- * output pixels a channel, 392 refused), gapped layouts (refused when the columns are
- * at a stride), exact on small integers, beta != 0 and NaN-poisoned outputs
- * (beta == 0), 1 and 2 threads bitwise (the harness); backward data refused. Then: the
- * forward's outputs bitwise equal to the other stride-2 paths' (the header's promise:
- * the same chains) on random data; and the same shapes through cpu:direct_dw's
+ * plane, below 784 output pixels a channel forward and 392 backward filter, those counts
+ * refused; 16 columns refused), odd and even heights and widths, input columns and rows
+ * no output reads, padding 0-3 (wider than the kernel: outputs no tap reaches, whole tap
+ * rows skipped), asymmetric, 1-row planes, flip, KRSC (gathered weights), channel counts
+ * that cross the 64-plane calls and the images, minibatches 1-9, gapped layouts (refused
+ * when the columns are at a stride), exact on small integers, beta != 0 and NaN-poisoned
+ * outputs (beta == 0), 1 and 2 threads bitwise (the harness); backward data refused.
+ * Then: the forward's outputs bitwise equal to the other stride-2 paths' (the header's
+ * promise: the same chains) on random data; and the same shapes through cpu:direct_dw's
  * dispatch at every ISA cap (PDNN_MAX_CPU_ISA: the other paths below AVX-512). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -74,7 +73,8 @@ static const int cfg[][10] = {
     {9, 33, 1, 1, 1, 1, 2, 1, 0, 0},    {20, 2, 1, 1, 1, 1, 3, 1, 0, 1},
     {16, 16, 0, 0, 0, 0, 65, 1, 0, 0},  {40, 26, 1, 1, 1, 1, 2, 1, 0, 0},
     {3, 3, 3, 3, 3, 3, 2, 2, 0, 0},     {30, 14, 2, 1, 1, 2, 129, 1, 0, 0},
-    {28, 28, 1, 1, 1, 1, 3, 2, 0, 0},   {16, 20, 1, 1, 1, 1, 5, 3, 0, 1}};
+    {28, 28, 1, 1, 1, 1, 3, 2, 0, 0},   {16, 20, 1, 1, 1, 1, 5, 3, 0, 1},
+    {28, 28, 1, 1, 1, 1, 2, 4, 0, 0},   {28, 28, 1, 1, 1, 1, 2, 3, 0, 1}};
 
 static tu_conv_shape cfg_shape(int i)
 {
@@ -139,7 +139,7 @@ static void test_path(void)
             tu_conv_setup_init(&cs, &s, dir);
             const bool unit = cs.p.xs[3] == 1 && cs.p.ys[3] == 1;
             const bool rule = dir != PDNN_CONV_BWD_DATA && ow <= 15 && s.out[0] <= 64 &&
-                              (dir == PDNN_CONV_FWD || ow <= 7 || s.n * s.out[0] * ow < 392);
+                              (ow <= 7 || s.n * s.out[0] * ow < (dir == PDNN_CONV_FWD ? 784 : 392));
             const bool want = avx512 && unit && rule;
             TU_CHECK(pdnn_dws2f_applies(&cs.p) == want,
                      "stride-2 phase rows %dx%d %s: applies %d, expected %d", c[0], c[1],
