@@ -1,5 +1,4 @@
 /* Shared pieces of the GEMM convolutions: see conv_cpu_gemm.h. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
