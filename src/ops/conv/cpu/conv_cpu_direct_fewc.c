@@ -155,6 +155,10 @@ static bool fewc_supports(const void *prob, pdnn_conv_dir dir, const char **why)
         *why = "planes of more than 2^30 pixels";
         return false;
     }
+    if ((double)f.nbi * (double)f.c * (double)f.plane * sizeof(float) > 0x1p62) {
+        *why = "workspace size overflows";
+        return false;
+    }
     return true;
 }
 
