@@ -459,6 +459,49 @@ const tu_conv_family tu_conv_family_dw = {
     {PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
      PDNN_CONVOLUTION_BWD_FILTER_ALGO_0}};
 
+static const pdnn_dw_path *dw_path;
+static const char *dw_path_why;
+long tu_conv_dw_path_runs;
+bool tu_conv_dw_path_any_layout;
+
+static bool dw_path_supports(const void *prob, const char **why)
+{
+    if (dw_path->applies(prob)) return true;
+    const pdnn_impl *im = tu_conv_family_dw.im[((const pdnn_conv_problem *)prob)->dir];
+    if (tu_conv_dw_path_any_layout && im->supports(prob, why)) return true;
+    *why = dw_path_why;
+    return false;
+}
+
+static pdnnStatus_t dw_path_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    if (!dw_path->applies(p)) {
+        const pdnn_impl *im = tu_conv_family_dw.im[p->dir];
+        pdnn_ctx c = *ctx;
+        c.ws_bytes = im->workspace(prob);
+        c.ws = c.ws_bytes ? malloc(c.ws_bytes) : NULL;
+        const pdnnStatus_t st =
+            c.ws_bytes && !c.ws ? PDNN_STATUS_ALLOC_FAILED : im->exec(prob, args, &c);
+        free(c.ws);
+        return st;
+    }
+    tu_conv_dw_path_runs++;
+    return pdnn_dw_path_run(dw_path, p, args, ctx->nthreads) ? PDNN_STATUS_SUCCESS
+                                                               : PDNN_STATUS_INTERNAL_ERROR;
+}
+
+const pdnn_impl *tu_conv_dw_path_entry(const pdnn_dw_path *path, const char *name,
+                                       const char *why_not)
+{
+    static pdnn_impl entry = {NULL, -1, PDNN_ISA_AVX512, PDNN_IMPL_DETERMINISTIC,
+                              dw_path_supports, NULL, dw_path_exec};
+    dw_path = path;
+    dw_path_why = why_not;
+    entry.name = name;
+    return &entry;
+}
+
 void tu_conv_check_family(const tu_conv_family *f, const tu_conv_shape *s, bool ints)
 {
     static const double alphas[] = {1.0, 2.0, -0.5};

@@ -18,6 +18,7 @@
 
 #include "core/registry.h"
 #include "ops/conv/conv_problem.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
 #include "testutil.h"
 
 /* One problem. Spatial dims past nsp are 1 after tu_conv_finish_shape. pb/pe: padding
@@ -103,6 +104,17 @@ typedef struct {
 /* cpu:direct_dw's entries (the depthwise paths), serving DIRECT (forward) and ALGO_0
  * (backward data, backward filter). */
 extern const tu_conv_family tu_conv_family_dw;
+
+/* A registry entry for one of cpu:direct_dw's f32 NCHW paths (its applies and runs;
+ * AVX-512), for tu_conv_check: supports() is the path's applies (else *why is why_not),
+ * and, while tu_conv_dw_path_any_layout is set, also every problem cpu:direct_dw's entry
+ * takes; exec runs the path, counting tu_conv_dw_path_runs, or, where the path refuses
+ * (a gapped layout the harness draws anew after supports()), cpu:direct_dw's entry. One
+ * path a test program (the entry is shared). */
+const pdnn_impl *tu_conv_dw_path_entry(const pdnn_dw_path *path, const char *name,
+                                       const char *why_not);
+extern long tu_conv_dw_path_runs;
+extern bool tu_conv_dw_path_any_layout;
 
 /* Checks every direction f serves on s with tu_conv_check (exact tolerance,
  * must_support), each with its own alpha drawn from {1, 2, -0.5} and beta from

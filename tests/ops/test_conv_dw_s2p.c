@@ -22,41 +22,8 @@
 
 
 
-static bool any_layout; /* gapped checks: supports() takes every layout, exec falls back */
-
-static bool s2p_supports(const void *prob, const char **why)
-{
-    if (pdnn_dws2p_applies(prob)) return true;
-    const pdnn_impl *im = tu_conv_family_dw.im[((const pdnn_conv_problem *)prob)->dir];
-    if (any_layout && im->supports(prob, why)) return true;
-    *why = "outside the stride-2 small-plane path";
-    return false;
-}
-
-static long path_runs; /* exec calls the path ran */
-
-/* The path; where it refuses (a gapped layout drawn anew by the harness after supports(),
- * with columns at a stride), the family's entry. */
-static pdnnStatus_t s2p_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
-{
-    const pdnn_conv_problem *p = prob;
-    if (!pdnn_dws2p_applies(p)) {
-        const pdnn_impl *im = tu_conv_family_dw.im[p->dir];
-        pdnn_ctx c = *ctx;
-        c.ws_bytes = im->workspace(prob);
-        c.ws = c.ws_bytes ? malloc(c.ws_bytes) : NULL;
-        const pdnnStatus_t st = c.ws_bytes && !c.ws ? PDNN_STATUS_ALLOC_FAILED : im->exec(prob, args, &c);
-        free(c.ws);
-        return st;
-    }
-    path_runs++;
-    return pdnn_dw_path_run(&pdnn_dws2p_path, p, args, ctx->nthreads)
-               ? PDNN_STATUS_SUCCESS
-               : PDNN_STATUS_INTERNAL_ERROR;
-}
-
-static const pdnn_impl s2p_entry = {"test:dw_stride2_pairs", -1, PDNN_ISA_AVX512,
-                                    PDNN_IMPL_DETERMINISTIC, s2p_supports, NULL, s2p_exec};
+/* the path's test entry (tests/common/tu_conv.h), made in main */
+static const pdnn_impl *s2p_entry;
 
 static const int cfg[][11] = {
     /* h, w, r1, r2, row pad before, after, column pad before, after, channels, n, gapped */
@@ -92,7 +59,7 @@ static void test_path(void)
     const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
     static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
     int ran = 0;
-    const long runs0 = path_runs;
+    const long runs0 = tu_conv_dw_path_runs;
     for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
         const int *c = cfg[i];
         const tu_conv_shape s = cfg_shape(i);
@@ -110,26 +77,26 @@ static void test_path(void)
                      "stride-2 pairs %dx%d %dx%d %s: applies %d, expected %d", c[0], c[1], c[2],
                      c[3], tu_conv_dir_name(dir), !want, want);
             if (want && !c[10]) {
-                tu_conv_check(&s2p_entry, &s, dir, i % 5 != 4, al[(i + d) % 3],
+                tu_conv_check(s2p_entry, &s, dir, i % 5 != 4, al[(i + d) % 3],
                               be[(i + 2 * d) % 4], 0, true);
                 ran++;
             } else if (avx512 && c[10] && rule) {
                 /* the check draws its own gapped layout, columns at a stride (refused) more
                  * often than not: drawn until the path ran on one */
-                const long r0 = path_runs;
-                any_layout = true;
-                for (int k = 0; k < 400 && path_runs == r0; k++)
-                    tu_conv_check(&s2p_entry, &s, dir, i % 5 != 4, al[(i + d) % 3],
+                const long r0 = tu_conv_dw_path_runs;
+                tu_conv_dw_path_any_layout = true;
+                for (int k = 0; k < 400 && tu_conv_dw_path_runs == r0; k++)
+                    tu_conv_check(s2p_entry, &s, dir, i % 5 != 4, al[(i + d) % 3],
                                   be[(i + 2 * d) % 4], 0, true);
-                any_layout = false;
-                TU_CHECK(path_runs > r0, "stride-2 pairs %dx%d %s: no gapped layout ran", c[0],
+                tu_conv_dw_path_any_layout = false;
+                TU_CHECK(tu_conv_dw_path_runs > r0, "stride-2 pairs %dx%d %s: no gapped layout ran", c[0],
                          c[1], tu_conv_dir_name(dir));
             }
         }
     }
     /* each check runs the entry twice (1 and 2 threads) */
-    TU_CHECK(!avx512 || (ran >= 30 && path_runs - runs0 >= 2 * ran + 16),
-             "stride-2 pairs: %d packed direction cases, %ld path runs", ran, path_runs - runs0);
+    TU_CHECK(!avx512 || (ran >= 30 && tu_conv_dw_path_runs - runs0 >= 2 * ran + 16),
+             "stride-2 pairs: %d packed direction cases, %ld path runs", ran, tu_conv_dw_path_runs - runs0);
     /* refused: stride 1, stride 2 x 1, dilation 2, multiplier 2, NHWC, double */
     tu_conv_shape rs[6];
     rs[0] = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 3, 1, 1, 14, 14, 3, 3, 1, 1, 1);
@@ -150,6 +117,8 @@ static void test_path(void)
 
 int main(void)
 {
+    s2p_entry = tu_conv_dw_path_entry(&pdnn_dws2p_path, "test:dw_stride2_pairs",
+                                    "outside the stride-2 small-plane path");
     tu_seed(2718);
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
