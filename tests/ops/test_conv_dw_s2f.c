@@ -161,7 +161,7 @@ static void test_path(void)
 int main(void)
 {
     s2f_entry = tu_conv_dw_path_entry(&pdnn_dws2f_path, "test:dw_stride2_phase_rows",
-                                    "outside the stride-2 phase-row path");
+                                      "outside the stride-2 phase-row path");
     tu_seed(31415);
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();

@@ -118,7 +118,7 @@ static void test_path(void)
 int main(void)
 {
     s2p_entry = tu_conv_dw_path_entry(&pdnn_dws2p_path, "test:dw_stride2_pairs",
-                                    "outside the stride-2 small-plane path");
+                                      "outside the stride-2 small-plane path");
     tu_seed(2718);
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
