@@ -64,6 +64,12 @@ int conv_desc_parse(const char *str, conv_desc *out, char *err, size_t errn)
                 }
             }
             if (tag >= 0) {
+                /* each kind of tag at most once (a second one, even a different type or
+                 * direction, would silently win) */
+                if ((tag <= 1 && key_dt) || (tag >= 2 && tag <= 4 && key_dir) ||
+                    (tag >= 5 && (key_layout & (1 << (tag - 5)))))
+                    return fail(err, errn, "the key tag '_%s' repeats a type, direction or "
+                                "layout tag given before", tags[tag]);
                 if (tag <= 1) key_dt = tag == 0 ? 's' : 'd';
                 else if (tag <= 4) key_dir = "fdw"[tag - 2];
                 else key_layout |= 1 << (tag - 5);
@@ -651,7 +657,7 @@ int bench_parse_jobs(const bench_tokens *t, bench_run_opts *run, bench_opt_fn op
         }
         if (s.mb > 0) j.d.mb = s.mb;
         j.s = s;
-        if (j.d.key_dt || j.d.key_dir) { /* a pdnn problem key: its tags decide */
+        if (j.d.key_dt || j.d.key_dir || j.d.key_nhwc) { /* a pdnn problem key: its tags decide */
             if (j.d.key_dt) j.s.dbl = j.d.key_dt == 'd';
             if (j.d.key_dir == 'd') j.s.dir = BENCH_BWD_D;
             if (j.d.key_dir == 'w') j.s.dir = BENCH_BWD_W;

@@ -340,7 +340,9 @@ PDNN_API pdnnStatus_t pdnnPoolingBackward(pdnnHandle_t handle,
  *   overlapping a tensor),
  *   BAD_PARAM_SHAPE_MISMATCH (ranks, channels, y's dims), BAD_PARAM_SIZE_INSUFFICIENT
  *   (workspace smaller than the algorithm's pdnnGet*WorkspaceSize; the message gives the
- *   bytes needed), NOT_SUPPORTED_SHAPE (more than 3 spatial dims), NOT_SUPPORTED (the
+ *   bytes needed; except forward DIRECT and backward ALGO_0, whose specialised paths
+ *   give way to the next path that fits the workspace, down to the reference loops,
+ *   which needs none: see their notes), NOT_SUPPORTED_SHAPE (more than 3 spatial dims), NOT_SUPPORTED (the
  *   algorithm), NOT_SUPPORTED_DATA_TYPE. Nothing is written when a call fails.
  */
 
