@@ -355,6 +355,23 @@ static int push_token(bench_tokens *t, const char *text, size_t len, const char 
 static int add_token(bench_tokens *t, const char *tok, const char *next, bool *used_next,
                      const char *origin, const char *dir, int depth, char *err, size_t errn);
 
+/* One line of f (with its newline) into line: 1, or 0 at the end of the file, -1 at a NUL
+ * byte (not a text file: /dev/zero would never end), -2 for a line of cap or more bytes
+ * (it would be cut into two). */
+static int read_line(FILE *f, char *line, size_t cap)
+{
+    size_t n = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        if (c == 0) return -1;
+        if (n + 1 >= cap) return -2;
+        line[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    line[n] = 0;
+    return n > 0;
+}
+
 static int read_batch(bench_tokens *t, const char *path, const char *dir, int depth,
                       const char *origin, char *err, size_t errn)
 {
@@ -379,7 +396,8 @@ static int read_batch(bench_tokens *t, const char *path, const char *dir, int de
     char line[4096];
     int lineno = 0, rc = 0;
     bench_tokens local = {0};
-    while (fgets(line, sizeof line, f)) {
+    int got;
+    while ((got = read_line(f, line, sizeof line)) > 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = 0;
@@ -401,6 +419,9 @@ static int read_batch(bench_tokens *t, const char *path, const char *dir, int de
     }
     if (!rc && ferror(f)) /* a directory opens, then fails to read */
         rc = fail(err, errn, "%s: cannot read batch file '%s'", origin, path);
+    else if (!rc && got < 0)
+        rc = fail(err, errn, "%s: batch file '%s', line %d: %s", origin, path, lineno + 1,
+                  got == -1 ? "a NUL byte (not a text file)" : "longer than 4095 characters");
     fclose(f);
     for (int i = 0; !rc && i < local.n; i++) {
         bool used = false;
