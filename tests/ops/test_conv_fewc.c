@@ -1,17 +1,18 @@
 /* The few-input-channel paths (conv_cpu_direct_fewc.c, "cpu:direct_fewc": forward DIRECT
- * and backward filter ALGO_0, AVX-512 only) against the independent oracle of tests/common/tu_conv.h, run through its
- * registry entry with exactly its workspace: random problems inside its rules (1-4 input
- * channels, 8-40 output channels: whole and partial 8-channel tiles; 1-d and 2-d; stride 1
- * and 2 along each dim (the stride-phase copies, odd and even sizes); rows of 1-40
- * columns with the padding split any way between the two sides; any row padding, also
- * wider than the filter; filters up to 7 x 7 within 64 taps over the channels; MobileNet's
- * stem reduced; grids whose last vector is partial and
- * tiles of 1-3 vectors; flip, KRSC; minibatch 1-3; channels-last with one channel, which
- * is flat), both directions on each, an empty batch (dw = beta dw), exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0),
- * alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the harness); the refusals, each with its
- * reason; a case worked by hand (an Inf weight meets only padding at a corner output);
- * the public API with DIRECT (dispatch and workspace), and that the algorithm query
- * ranks DIRECT first for LeNet's first layer. */
+ * and backward filter ALGO_0, AVX-512 only) against the independent oracle of
+ * tests/common/tu_conv.h, run through its registry entry with exactly its workspace:
+ * random problems inside its rules (1-4 input channels, 8-40 output channels: whole and
+ * partial 8-channel tiles; 1-d and 2-d; stride 1 and 2 along each dim (the stride-phase
+ * copies, odd and even sizes); rows of 1-40 columns with the padding split any way
+ * between the two sides; any row padding, also wider than the filter; filters up to 7 x
+ * 7 within 64 taps over the channels; MobileNet's stem reduced; grids whose last vector
+ * is partial and tiles of 1-3 vectors; flip, KRSC; minibatch 1-3; channels-last with one
+ * channel, which is flat), both directions on each, an empty batch (dw = beta dw), exact
+ * on small integers, beta != 0 and NaN-poisoned outputs (beta == 0), alpha 1 / 2 / -0.5,
+ * 1 and 2 threads bitwise (the harness); the refusals, each with its reason; a case
+ * worked by hand (an Inf weight meets only padding at a corner output); the public API
+ * with DIRECT (dispatch and workspace), and that the algorithm query ranks DIRECT first
+ * for LeNet's first layer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

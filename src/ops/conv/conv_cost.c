@@ -17,7 +17,8 @@
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
- * (cpu:direct_fewc) paths ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
+ * (cpu:direct_fewc) paths ahead of GEMM for their problems. Find (which times every
+ * algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 

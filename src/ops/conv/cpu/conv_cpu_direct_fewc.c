@@ -1,17 +1,17 @@
-/* Forward convolution with few input channels on masked flat planes ("cpu:direct_fewc",
- * PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
+/* Convolutions with few input channels on masked flat planes ("cpu:direct_fewc": forward
+ * PDNN_CONVOLUTION_FWD_ALGO_DIRECT, backward filter PDNN_CONVOLUTION_BWD_FILTER_ALGO_0).
  *
  * The problems: FLOAT, AVX-512, one group, 1 to FEWC_C_MAX input channels, at least
  * FEWC_K_MIN output channels, 1-d or 2-d, dilation 1, stride 1 or 2 along each dim,
- * filters of at most FEWC_RS_MAX taps a channel and FEWC_T_MAX over the channels (rows and
- * columns of at most PDNN_DWMF_TAPS), packed KCRS or KRSC filters, convolution or cross-correlation, y
- * planes stored flat (unit column stride, rows one after the other: NCHW-like; channel
- * and image strides any), x rows with a unit column stride. At stride 1 along both dims,
- * x planes stored flat and its rows as wide as the output rows (padding before + after
- * = filter width - 1: "same" columns), read in place; otherwise the output rows at least
- * half as wide as the input rows (ceil(W / stride) <= Q). The first layers of image
- * networks: LeNet's 5 x 5 1 -> 32 on 28 x 28, VGG's 3 x 3 3 -> 64 on 224 x 224, MobileNet's
- * 3 x 3 stride-2 3 -> 32 stem.
+ * filters of at most FEWC_RS_MAX taps a channel and FEWC_T_MAX over the channels (rows
+ * and columns of at most PDNN_DWMF_TAPS), packed KCRS or KRSC filters, convolution or
+ * cross-correlation, y planes stored flat (unit column stride, rows one after the other:
+ * NCHW-like; channel and image strides any), x rows with a unit column stride. At stride
+ * 1 along both dims, x planes stored flat and its rows as wide as the output rows
+ * (padding before + after = filter width - 1: "same" columns), read in place; otherwise
+ * the output rows at least half as wide as the input rows (ceil(W / stride) <= Q). The
+ * first layers of image networks: LeNet's 5 x 5 1 -> 32 on 28 x 28, VGG's 3 x 3 3 -> 64
+ * on 224 x 224, MobileNet's 3 x 3 stride-2 3 -> 32 stem.
  *
  * There im2col + GEMM has few taps per column (25-27) for its packing to pay: the
  * panel packing took ~25% of LeNet conv1's time and the 6-row tiles computed 36 rows for
@@ -384,7 +384,8 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
             memset(acc, 0, (size_t)(f.c * jb * per) * sizeof(float));
             for (int64_t n = 0; n < f.n; n++)
                 for (int64_t v0 = 0; v0 < f.nvec; v0 += BWDF_CHUNK_VECS) {
-                    const int64_t v1 = f.nvec - v0 < BWDF_CHUNK_VECS ? f.nvec : v0 + BWDF_CHUNK_VECS;
+                    const int64_t v1 =
+                        f.nvec - v0 < BWDF_CHUNK_VECS ? f.nvec : v0 + BWDF_CHUNK_VECS;
                     for (int64_t c = 0; c < f.c; c++)
                         for (int64_t j = 0; j < jb; j++) {
                             const int64_t j0 = j * NV;
@@ -400,7 +401,8 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
                 for (int64_t i = 0; i < mr; i++)
                     for (int64_t j = 0; j < f.taps; j++) {
                         const int64_t r = j / f.s, q = j % f.s;
-                        const int64_t fr = p->flip ? f.r - 1 - r : r, fq = p->flip ? f.s - 1 - q : q;
+                        const int64_t fr = p->flip ? f.r - 1 - r : r;
+                        const int64_t fq = p->flip ? f.s - 1 - q : q;
                         float *d = dw + (b * MR + i) * G->ws[0] + c * G->ws[1] + fr * G->ws[3] +
                                    fq * G->ws[4];
                         const float v = alpha * lanes_sum(acc + (c * jb + j / NV) * per +
