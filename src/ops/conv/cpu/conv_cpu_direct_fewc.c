@@ -44,6 +44,7 @@
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwmf_ukernels.h"
 #include "cpu/ukernels/fewc/fewc_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define FEWC_C_MAX 4   /* input channels at most */
@@ -272,13 +273,11 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
         for (int64_t c = 0; c < f.c; c++)
             for (int64_t r = 0; r < f.r; r++)
                 for (int64_t q = 0; q < f.s; q++) {
-                    const int64_t fr = p->flip ? f.r - 1 - r : r, fq = p->flip ? f.s - 1 - q : q;
+                    const int64_t wo = c * G->ws[1] + pdnn_dw_tap_off(p, G, r, q);
                     float *d = wp + ((b * f.c + c) * f.taps + r * f.s + q) * MR;
                     for (int64_t i = 0; i < MR; i++) {
                         const int64_t kk = b * MR + i;
-                        d[i] = kk < f.k ? w[kk * G->ws[0] + c * G->ws[1] + fr * G->ws[3] +
-                                            fq * G->ws[4]]
-                                        : 0.0f;
+                        d[i] = kk < f.k ? w[kk * G->ws[0] + wo] : 0.0f;
                     }
                 }
     ptrdiff_t toff[FEWC_RS_MAX];
@@ -400,11 +399,8 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
             for (int64_t c = 0; c < f.c; c++)
                 for (int64_t i = 0; i < mr; i++)
                     for (int64_t j = 0; j < f.taps; j++) {
-                        const int64_t r = j / f.s, q = j % f.s;
-                        const int64_t fr = p->flip ? f.r - 1 - r : r;
-                        const int64_t fq = p->flip ? f.s - 1 - q : q;
-                        float *d = dw + (b * MR + i) * G->ws[0] + c * G->ws[1] + fr * G->ws[3] +
-                                   fq * G->ws[4];
+                        float *d = dw + (b * MR + i) * G->ws[0] + c * G->ws[1] +
+                                   pdnn_dw_tap_off(p, G, j / f.s, j % f.s);
                         const float v = alpha * lanes_sum(acc + (c * jb + j / NV) * per +
                                                           (i * NV + j % NV) * LANES);
                         *d = beta == 0.0f ? v : v + beta * *d;
