@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/conv/cpu/conv_cpu_wino.h"
 #include "tu_layout.h"
 
 static const pdnn_conv_dir entry_dir[TU_WINO_NENTRIES] = {
@@ -211,4 +212,13 @@ int tu_wino_run(const tu_wino *w, uint64_t seed,
     test_api(w);
     printf("%s: %ld direction cases\n", w->label, tu_conv_cases());
     return tu_finish(name);
+}
+
+char tu_wino_route(const tu_conv_shape *s, pdnn_conv_dir dir)
+{
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, s, dir);
+    pdnn_wino_geom g;
+    pdnn_wino_geom_init(&cs.p, &g);
+    return pdnn_wino_channel_lanes(&g) ? 'c' : pdnn_wino_cl_transposed(&g) ? 't' : 'l';
 }

@@ -11,6 +11,7 @@
  * and one fused block in both forms, backward filter sums over several chunks of tiles
  * in both forms. The harness poisons outputs with NaN when beta == 0, keeps output gaps,
  * reads no input gap and checks 1 vs 2 threads bitwise. */
+#include "cpu/isa.h"
 #include "ops/conv/cpu/conv_cpu_wino.h"
 #include "tu_layout.h"
 #include "tu_wino.h"
@@ -38,6 +39,20 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
     s = tu_conv_shape2d(t, 3, 2, 12, 16, 22, 23, 3, 3, 1, 1, 1);
     s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
     s.flip = true;
+    tu_wino_check_all(w, &s);
+    /* few tiles (one image of 10 x 10: 9; two of 7 x 9: 12), NCHW: the channel-lane form
+     * on channel-minor copies, with the narrower GEMM tile (24 output channels) and
+     * without (40); then gapped y rows (columns contiguous: the same route) */
+    s = tu_conv_shape2d(t, 1, 1, 16, 24, 10, 10, 3, 3, 1, 1, 1);
+    const bool wide = pdnn_cpu_isa() >= PDNN_ISA_AVX512; /* AVX2's 16 lanes: tile lanes */
+    TU_CHECK(!wide || tu_wino_route(&s, PDNN_CONV_FWD) == 't', "9 tiles: the transposed route");
+    tu_wino_check_all(w, &s);
+    s = tu_conv_shape2d(t, 2, 1, 20, 40, 7, 9, 3, 3, 1, 1, 1);
+    TU_CHECK(!wide || (tu_wino_route(&s, PDNN_CONV_FWD) == 't' &&
+                       tu_wino_route(&s, PDNN_CONV_BWD_DATA) == 't'),
+             "12 tiles: the transposed route");
+    tu_wino_check_all(w, &s);
+    s.xkind = s.ykind = TU_LAYOUT_GAPPED;
     tu_wino_check_all(w, &s);
     /* backward filter: 5 x 64 tiles, more than one chunk of 256 tiles, 2 threads */
     s = tu_conv_shape2d(t, 5, 1, 8, 16, 32, 30, 3, 3, 1, 1, 1);

@@ -10,6 +10,7 @@
  * layer (32 -> 64 channels, 14x14, padding 2) on one image, backward filter sums over
  * several chunks. The harness poisons outputs with NaN when beta == 0, keeps output
  * gaps, reads no input gap and checks 1 vs 2 threads bitwise. */
+#include "cpu/isa.h"
 #include "ops/conv/cpu/conv_cpu_wino.h"
 #include "tu_layout.h"
 #include "tu_wino.h"
@@ -33,10 +34,23 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
     s = tu_conv_shape2d(t, 3, 2, 6, 8, 18, 19, 5, 5, 1, 2, 1);
     s.ykind = TU_LAYOUT_GAPPED;
     tu_wino_check_all(w, &s);
-    /* the main job's conv2 on one image (FLOAT) */
+    /* the main job's conv2 on one image (FLOAT): 16 tiles, the channel-lane form on
+     * channel-minor copies of x and y in both directions (backward data: 32 output
+     * channels, the narrower GEMM tile); on 32 images the tile-lane form (with AVX-512's
+     * 64-lane tiles; AVX2's 16 lanes keep the tile lanes) */
     if (t == PDNN_DATA_FLOAT) {
+        const bool wide = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
         s = tu_conv_shape2d(t, 1, 1, 32, 64, 14, 14, 5, 5, 1, 2, 1);
+        TU_CHECK(!wide || (tu_wino_route(&s, PDNN_CONV_FWD) == 't' &&
+                           tu_wino_route(&s, PDNN_CONV_BWD_DATA) == 't'),
+                 "LeNet conv2, 1 image: the transposed channel-lane route");
         tu_wino_check_all(w, &s);
+        s.n = 32;
+        TU_CHECK(tu_wino_route(&s, PDNN_CONV_FWD) == 'l' && tu_wino_route(&s, PDNN_CONV_BWD_DATA) == 'l',
+                 "LeNet conv2, 32 images: the tile-lane route");
+        s.n = 1;
+        s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
+        TU_CHECK(tu_wino_route(&s, PDNN_CONV_FWD) == 'c', "LeNet conv2 NHWC: the channel-lane route");
     }
     /* backward filter: 5 x 64 tiles, several chunks of tiles, 2 threads */
     s = tu_conv_shape2d(t, 5, 1, 4, 8, 32, 30, 5, 5, 1, 2, 1);

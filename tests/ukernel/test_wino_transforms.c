@@ -19,6 +19,9 @@
  *    of AVX-512, cut last tiles), 0 to 4 output rows, beta 0 (NaN in d must not leak)
  *    and beta != 0, lane-row strides ss of n/4 lanes and more: alpha * s then + beta * d
  *    rounded as two operations (bitwise), the columns past n and the gaps untouched;
+ *  - gather (the filter taps into lanes, f32): lane counts 0..140, 1, 9 and 25 taps,
+ *    random lane and tap offsets, negative lane offsets (zero lanes): exact, the gaps
+ *    between rows untouched;
  *  - the composition: out(flt(g) . in(d)) is the 2-d correlation of d and g, and
  *    fltinv(in(d) . dyt(dy)) is the gradient sum_ij dy[i][j] d[i + r][j + s]
  *    (f64 within 1e-13 relative, f32 within 1e-5). */
@@ -471,9 +474,53 @@ static void check_inter(const kset *k, pdnnDataType_t t, size_t n, size_t nrow, 
     free(df);
 }
 
+/* The filter-tap gather (f32, variant-independent) of one ISA: n lanes at random
+ * offsets (some negative: zero lanes), ntap taps at random offsets (as a rotated filter's:
+ * some decreasing), rows ds >= n apart; exact, the gaps between rows untouched. */
+static void check_gather(const char *isa, pdnn_f32_wino_gather_fn fn, size_t n, size_t ntap)
+{
+    enum { NS = 4000 };
+    float *s = malloc(NS * sizeof(float));
+    for (int i = 0; i < NS; i++) s[i] = (float)(rand() % 20001 - 10000);
+    int32_t off[140], toff[25];
+    for (size_t l = 0; l < n; l++) off[l] = l % 7 == 3 ? -1 - (int32_t)(l % 2) : rand() % 3000;
+    for (size_t k = 0; k < ntap; k++) toff[k] = (int32_t)(k % 2 ? 999 - 3 * k : 40 * k);
+    const ptrdiff_t ds = (ptrdiff_t)n + 3;
+    const size_t nd = ntap * (size_t)ds + 1;
+    float *d = malloc(nd * sizeof(float));
+    for (size_t i = 0; i < nd; i++) d[i] = -7.5f;
+    fn(n, s, off, toff, ntap, d, ds);
+    size_t bad = 0;
+    for (size_t k = 0; k <= ntap; k++)
+        for (ptrdiff_t l = 0; l < ds && k * (size_t)ds + (size_t)l < nd; l++) {
+            const bool in = k < ntap && (size_t)l < n;
+            const float want = !in ? -7.5f : off[l] < 0 ? 0.0f : s[off[l] + toff[k]];
+            if (d[k * (size_t)ds + (size_t)l] != want) bad++;
+        }
+    TU_CHECK(bad == 0, "gather %s n=%zu ntap=%zu: %zu wrong", isa, n, ntap, bad);
+    free(s);
+    free(d);
+}
+
 int main(void)
 {
     tu_seed(5150);
+    {
+        const struct {
+            const char *name;
+            pdnn_isa isa;
+            pdnn_f32_wino_gather_fn fn;
+        } gs[] = {{"scalar", PDNN_ISA_SCALAR, pdnn_f32_wino_gather__scalar},
+                  {"avx2", PDNN_ISA_AVX2, pdnn_f32_wino_gather__avx2},
+                  {"avx512", PDNN_ISA_AVX512, pdnn_f32_wino_gather__avx512}};
+        for (int i = 0; i < 3; i++)
+            if (gs[i].isa <= pdnn_cpu_isa_detected())
+                for (size_t n = 0; n <= 140; n += n < 40 ? 1 : 25) {
+                    check_gather(gs[i].name, gs[i].fn, n, 25);
+                    check_gather(gs[i].name, gs[i].fn, n, 9);
+                    check_gather(gs[i].name, gs[i].fn, n, 1);
+                }
+    }
     static const size_t lanes[] = {0, 1, 3, 16, 63, 64, 65, 130};
     const variant *vs[2] = {&v43, &v45};
     for (int vi = 0; vi < 2; vi++) {

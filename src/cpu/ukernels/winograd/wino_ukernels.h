@@ -28,6 +28,10 @@
  *           r = alpha * s[(4 i + k % 4) * ss + k / 4], then d[i * drs + k] = r when
  *           beta == 0 (d never read), else r + beta * d[i * drs + k] (unit-stride rows;
  *           n need not be a multiple of 4: the last tile cut)
+ *   gather (its own signature, pdnn_f32_wino_gather_fn; variant-independent, one file
+ *           per ISA): the filter taps into the flt kernel's lanes, for l < n, k < ntap:
+ *           d[k * ds + l] = s[off[l] + toff[k]] when off[l] >= 0, else 0 (a copy;
+ *           int32 offsets, the caller checks that they fit)
  * Each output is one fixed expression of its inputs (no FMA contraction under -std=c11),
  * the same for every lane, so results never depend on how lanes are grouped; they may
  * differ between ISA levels (vector width only; same operations). s and d must not
@@ -36,6 +40,7 @@
 #define PDNN_UKERNELS_WINO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef void (*pdnn_f32_wino_fn)(size_t n, const float *s, ptrdiff_t ss, float *d,
                                  ptrdiff_t ds);
@@ -52,6 +57,10 @@ typedef void (*pdnn_f32_wino_inter_fn)(size_t n, size_t nrow, const float *s, pt
                                        float *d, ptrdiff_t drs, float alpha, float beta);
 typedef void (*pdnn_f64_wino_inter_fn)(size_t n, size_t nrow, const double *s, ptrdiff_t ss,
                                        double *d, ptrdiff_t drs, double alpha, double beta);
+
+typedef void (*pdnn_f32_wino_gather_fn)(size_t n, const float *s, const int32_t *off,
+                                        const int32_t *toff, size_t ntap, float *d,
+                                        ptrdiff_t ds);
 
 #define PDNN_F32_WINO_UKERNEL(name) \
     void name(size_t n, const float *restrict s, ptrdiff_t ss, float *restrict d, ptrdiff_t ds)
@@ -97,6 +106,15 @@ void pdnn_f32_wino4x3_deintzb__avx512(size_t n, const float *restrict s, ptrdiff
                                       ptrdiff_t r0, ptrdiff_t r1, ptrdiff_t lo, ptrdiff_t hi,
                                       float *restrict d, ptrdiff_t ds);
 PDNN_F32_WINO_UKERNEL(pdnn_f32_wino4x3_incol__avx512);
+
+#define PDNN_F32_WINO_GATHER(isa)                                                          \
+    void pdnn_f32_wino_gather__##isa(size_t n, const float *restrict s,                    \
+                                     const int32_t *restrict off,                          \
+                                     const int32_t *restrict toff, size_t ntap,            \
+                                     float *restrict d, ptrdiff_t ds)
+PDNN_F32_WINO_GATHER(scalar);
+PDNN_F32_WINO_GATHER(avx2);
+PDNN_F32_WINO_GATHER(avx512);
 
 PDNN_F32_WINO_SET(4x3, scalar);
 PDNN_F32_WINO_SET(4x3, avx2);

@@ -28,7 +28,12 @@
  *    tiles' columns dealt back into y's rows by the inter kernel (blended);
  *    V in GEMM B panels of tiles, U in A panels;
  *  - channel lanes (conv_cpu_wino_cl.c; channels contiguous, NHWC): transforms across
- *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels.
+ *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels (a
+ *    12 x 32 GEMM tile for at most 32 output channels). NCHW-like x and y with few
+ *    tiles (minibatch 1, small images), where the tile lanes would be mostly empty, take
+ *    this form too, on channel-minor copies of x and y in the workspace.
+ * The filter transform gathers each lane's taps with the ISA's gather kernel (FLOAT) or
+ * element by element (DOUBLE).
  * The tiles are processed in blocks (fused: V and M of a block about the L2 size; non-
  * fused: ~16 MiB): per block the threads split the input transform, the GEMMs (by xi,
  * group and tiles) and the output transform. Every output element is computed by one
@@ -116,6 +121,7 @@ typedef struct {
      * windows times B, incol applies B^T (wino_ukernels.h) */
     pdnn_f32_wino_deintz_fn f32_deintzb;
     pdnn_f32_wino_fn f32_incol;
+    pdnn_f32_wino_gather_fn f32_gather; /* the filter taps into lanes (f32 only) */
 } pdnn_wino_kernels;
 
 /* The convolution as the engine runs it (direction already mapped). */
@@ -212,6 +218,13 @@ void pdnn_wino_cl_input(const pdnn_wino_geom *g, const void *x, int64_t tile, in
                         int64_t nc, void *dst, int64_t dxs);
 void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
                       void *ws);
+/* NCHW-like x and y (columns contiguous) where the channel-lane form computes fewer
+ * empty GEMM lanes than the tile-lane form (few tiles: minibatch 1, small images): that
+ * form run on channel-minor copies of x and y in the workspace (conv_cpu_wino_cl.c). */
+bool pdnn_wino_cl_transposed(const pdnn_wino_geom *g);
+size_t pdnn_wino_clt_workspace(const pdnn_wino_geom *g, bool fused);
+void pdnn_wino_clt_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
+                       void *ws);
 
 /* ---- pieces for the backward filter */
 

@@ -9,6 +9,7 @@
  * determinism as in the tile-lane form: each output element is one fixed sequence of
  * operations whatever the block or the thread count. */
 #include "cpu/cache.h"
+#include "cpu/ukernels/transpose/transpose.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h" /* scratch arena */
 #include "ops/conv/cpu/conv_cpu_wino.h"
 
@@ -50,8 +51,21 @@ static void cl_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena 
     b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->mxs, 1), g->es);
 }
 
-size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g, bool fused)
+/* g with the GEMM micro-kernel of this form: its columns are the output channels, and
+ * with at most half a panel of them a narrower tile (AVX-512 f32: 12 x 32) computes
+ * fewer empty lanes (backward data of LeNet's conv2, 64 -> 32 channels). */
+static pdnn_wino_geom cl_geom(const pdnn_wino_geom *g)
 {
+    pdnn_wino_geom c = *g;
+    if (g->kg <= g->uk->nr / 2)
+        c.uk = pdnn_gemm_ukernel_select_nr(
+            g->es == sizeof(float) ? PDNN_DATA_FLOAT : PDNN_DATA_DOUBLE, g->uk->nr / 2);
+    return c;
+}
+
+size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g0, bool fused)
+{
+    const pdnn_wino_geom c = cl_geom(g0), *g = &c;
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     cl_bufs b;
     cl_layout(g, fused, &a, &b);
@@ -188,9 +202,10 @@ PDNN_INLINE void cl_run_t(const pdnn_wino_geom *g, const cl_bufs *b, const char 
     }
 }
 
-void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
+void pdnn_wino_cl_run(const pdnn_wino_geom *g0, bool fused, const pdnn_conv_args *a, int nt,
                       void *ws)
 {
+    const pdnn_wino_geom c = cl_geom(g0), *g = &c;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ws);
     cl_bufs b;
     cl_layout(g, fused, &ar, &b);
@@ -200,5 +215,143 @@ void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args 
             cl_run_t(g, &b, a->src, a->wei, a->dst, a->alpha, a->beta, sizeof(float));
         else
             cl_run_t(g, &b, a->src, a->wei, a->dst, a->alpha, a->beta, sizeof(double));
+    }
+}
+
+/* ---- NCHW-like x and y: the channel-lane form on channel-minor copies
+ *
+ * With few tiles (minibatch 1, small images) the tile-lane form computes mostly empty
+ * lanes: its GEMM panels and transforms are nr (64) tiles wide, and LeNet's conv2 at
+ * minibatch 1 (14 x 14: 16 tiles) fills a quarter of them. Its channel-lane form fills
+ * mr-row tiles of tiles and nr-wide panels of output channels instead; x is copied
+ * channel-minor first (per image row, a C x W transpose), the products land in a
+ * channel-minor copy of y, and that is transposed back and blended into y. Same
+ * arithmetic per element as the channel-lane form, so the same bits for any thread
+ * count. */
+
+/* The lanes the GEMMs compute per useful product: tile lanes nr tiles x mr output
+ * channels, channel lanes mr tiles x nr output channels. */
+static double lane_waste(int64_t t, int64_t kg, int64_t tb, int64_t kb)
+{
+    return (double)(cdiv(t, tb) * tb) / (double)t * (double)(cdiv(kg, kb) * kb) / (double)kg;
+}
+
+bool pdnn_wino_cl_transposed(const pdnn_wino_geom *g)
+{
+    if (pdnn_wino_channel_lanes(g) || g->xs[3] != 1 || g->ys[3] != 1 || g->ntiles <= 0 ||
+        g->kg <= 0)
+        return false;
+    const pdnn_gemm_ukernel *cu = cl_geom(g).uk;
+    /* the copies cost about a quarter of the products they save (LeNet conv2, mb1) */
+    return 1.25 * lane_waste(g->ntiles, g->kg, cu->mr, cu->nr) <
+           lane_waste(g->ntiles, g->kg, g->uk->nr, g->uk->mr);
+}
+
+/* The geometry of the channel-minor copies: x [N][H][W][C], y [N][P][Q][K]. */
+static pdnn_wino_geom clt_geom(const pdnn_wino_geom *g)
+{
+    pdnn_wino_geom c = cl_geom(g);
+    const int64_t C = g->g * g->cg, K = g->g * g->kg;
+    c.xs[3] = C, c.xs[2] = g->iw * C, c.xs[1] = 1, c.xs[0] = g->ih * g->iw * C;
+    c.ys[3] = K, c.ys[2] = g->ow * K, c.ys[1] = 1, c.ys[0] = g->oh * g->ow * K;
+    return c;
+}
+
+typedef struct {
+    char *xc, *yc;
+    cl_bufs b;
+} clt_bufs;
+
+static void clt_layout(const pdnn_wino_geom *c, bool fused, pdnn_conv_gemm_arena *a,
+                       clt_bufs *b)
+{
+    b->xc = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(c->n, c->xs[0], 1), c->es);
+    b->yc = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(c->n, c->ys[0], 1), c->es);
+    cl_layout(c, fused, a, &b->b);
+}
+
+size_t pdnn_wino_clt_workspace(const pdnn_wino_geom *g, bool fused)
+{
+    const pdnn_wino_geom c = clt_geom(g);
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    clt_bufs b;
+    clt_layout(&c, fused, &a, &b);
+    return pdnn_conv_gemm_arena_bytes(&a);
+}
+
+/* rows x cols of s (row stride lds) into d transposed (row stride ldd) */
+PDNN_INLINE void clt_transpose(int64_t rows, int64_t cols, const char *s, int64_t lds, char *d,
+                               int64_t ldd, size_t es, pdnn_f32_transpose_fn tr)
+{
+    if (es == sizeof(float))
+        tr((size_t)rows, (size_t)cols, (const float *)s, (ptrdiff_t)lds, (float *)d,
+           (ptrdiff_t)ldd);
+    else
+        pdnn_f64_transpose((size_t)rows, (size_t)cols, (const double *)s, (ptrdiff_t)lds,
+                           (double *)d, (ptrdiff_t)ldd);
+}
+
+#define CLT_QB 64 /* output columns of one blend step */
+
+/* Output row (n, p) of the channel-minor products into y: blocks of 16 channels x
+ * CLT_QB columns transposed into a buffer, then blended row by row. */
+PDNN_INLINE void clt_output_row(const pdnn_wino_geom *g, const pdnn_wino_geom *c,
+                                const char *yc, char *y, int64_t n, int64_t p, double alpha,
+                                double beta, size_t es, pdnn_f32_transpose_fn tr)
+{
+    union {
+        double d[16 * CLT_QB];
+        float f[16 * CLT_QB];
+    } buf;
+    const int64_t K = g->g * g->kg;
+    for (int64_t q0 = 0; q0 < g->ow; q0 += CLT_QB) {
+        const int64_t nq = g->ow - q0 < CLT_QB ? g->ow - q0 : CLT_QB;
+        for (int64_t k0 = 0; k0 < K; k0 += 16) {
+            const int64_t nk = K - k0 < 16 ? K - k0 : 16;
+            clt_transpose(nq, nk, yc + (n * c->ys[0] + p * c->ys[2] + q0 * K + k0) * (int64_t)es,
+                          K, (char *)&buf, CLT_QB, es, tr);
+            for (int64_t k = 0; k < nk; k++) {
+                const int64_t d0 = n * g->ys[0] + (k0 + k) * g->ys[1] + p * g->ys[2] + q0;
+                if (es == sizeof(float))
+                    cl_blend_f32(nq, buf.f + k * CLT_QB, (float *)y + d0, (float)alpha,
+                                 (float)beta);
+                else
+                    cl_blend_f64(nq, buf.d + k * CLT_QB, (double *)y + d0, alpha, beta);
+            }
+        }
+    }
+}
+
+PDNN_INLINE void clt_run_t(const pdnn_wino_geom *g, const pdnn_wino_geom *c, const clt_bufs *b,
+                           const char *x, const char *w, char *y, double alpha, double beta,
+                           size_t es)
+{
+    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
+    const int64_t C = g->g * g->cg;
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < g->n * g->ih; i++) { /* x row (n, h): C x W -> W x C */
+        const int64_t n = i / g->ih, h = i % g->ih;
+        clt_transpose(C, g->iw, x + (n * g->xs[0] + h * g->xs[2]) * (int64_t)es, g->xs[1],
+                      b->xc + (n * c->xs[0] + h * c->xs[2]) * (int64_t)es, C, es, tr);
+    }
+    cl_run_t(c, &b->b, b->xc, w, b->yc, 1.0, 0.0, es);
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < g->n * g->oh; i++)
+        clt_output_row(g, c, b->yc, y, i / g->oh, i % g->oh, alpha, beta, es, tr);
+}
+
+void pdnn_wino_clt_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
+                       void *ws)
+{
+    const pdnn_wino_geom c = clt_geom(g);
+    pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ws);
+    clt_bufs b;
+    clt_layout(&c, fused, &ar, &b);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        if (g->es == sizeof(float))
+            clt_run_t(g, &c, &b, a->src, a->wei, a->dst, a->alpha, a->beta, sizeof(float));
+        else
+            clt_run_t(g, &c, &b, a->src, a->wei, a->dst, a->alpha, a->beta, sizeof(double));
     }
 }

@@ -18,7 +18,8 @@
       pdnn_f64_wino##v##_out__##isa, pdnn_f64_wino##v##_dyt__##isa,                        \
       pdnn_f64_wino##v##_fltinv__##isa, pdnn_f64_wino##v##_deint__##isa},                  \
      pdnn_f32_wino##v##_deintz__##isa, pdnn_f64_wino##v##_deintz__##isa,                    \
-     pdnn_f32_wino##v##_inter__##isa, pdnn_f64_wino##v##_inter__##isa, dzb, incol}
+     pdnn_f32_wino##v##_inter__##isa, pdnn_f64_wino##v##_inter__##isa, dzb, incol,          \
+     pdnn_f32_wino_gather__##isa}
 #define PDNN_ISA_avx512_ID PDNN_ISA_AVX512
 #define PDNN_ISA_avx2_ID PDNN_ISA_AVX2
 #define PDNN_ISA_scalar_ID PDNN_ISA_SCALAR
@@ -368,6 +369,40 @@ void pdnn_wino_input_unit(const pdnn_wino_geom *g, const void *x, int64_t cc, in
 
 /* ---- filter transform */
 
+/* The f32 taps of a chunk's ne lanes (the first: input channel i, output channel
+ * p * panel + oo) through the ISA's gather kernel, tap k of lane l at d[k * L + l];
+ * false (nothing written) when an offset would not fit the kernel's int32. */
+static bool gather_unit(const pdnn_wino_geom *g, const float *w, int64_t grp, int64_t p,
+                        int64_t i, int64_t oo, int64_t ne, int panel, const int64_t *toff,
+                        float *d, int L)
+{
+    int32_t off[64], t32[PDNN_WINO_R_MAX * PDNN_WINO_R_MAX];
+    const int ntap = g->r * g->r;
+    int64_t tmin = 0, tmax = 0;
+    for (int k = 0; k < ntap; k++) {
+        tmin = toff[k] < tmin ? toff[k] : tmin;
+        tmax = toff[k] > tmax ? toff[k] : tmax;
+    }
+    if (tmin < INT32_MIN / 2 || tmax > INT32_MAX / 2 || ne > 64) return false;
+    for (int64_t l = 0; l < ne; l++) {
+        const int64_t o = p * panel + oo;
+        const int64_t off64 = grp * g->wgs + o * g->wos + i * g->wis;
+        if (o >= g->kg)
+            off[l] = -1;
+        else if (off64 + tmin < 0 || off64 > INT32_MAX / 2)
+            return false;
+        else
+            off[l] = (int32_t)off64;
+        if (++oo == panel) {
+            oo = 0;
+            i++;
+        }
+    }
+    for (int k = 0; k < ntap; k++) t32[k] = (int32_t)toff[k];
+    g->tk->f32_gather((size_t)ne, w, off, t32, (size_t)ntap, d, L);
+    return true;
+}
+
 /* One chunk of one packed panel of U: lanes e = chunk * 64 .. of panel p (element e is
  * (input channel e / panel, output channel p * panel + e % panel), the panel's memory
  * order), so the transform writes each xi's part contiguously. Output channels past Kg
@@ -401,7 +436,10 @@ PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t g
                 __builtin_prefetch(q + toff[ntap - 1] * (int64_t)es, 0, 2);
             }
     }
-    for (int64_t l = 0; l < ne; l++) {
+    const bool gathered = es == sizeof(float) && gather_unit(g, (const float *)w, grp, p, i,
+                                                             oo, ne, panel, toff,
+                                                             (float *)gp, L);
+    for (int64_t l = 0; l < (gathered ? 0 : ne); l++) {
         const int64_t o = p * panel + oo;
         const int64_t off = grp * g->wgs + o * g->wos + i * g->wis;
         if (o >= g->kg)
@@ -487,6 +525,7 @@ size_t pdnn_wino_conv_workspace(const pdnn_conv_problem *p, bool fused)
     pdnn_wino_geom g;
     pdnn_wino_geom_init(p, &g);
     if (pdnn_wino_channel_lanes(&g)) return pdnn_wino_cl_workspace(&g, fused);
+    if (pdnn_wino_cl_transposed(&g)) return pdnn_wino_clt_workspace(&g, fused);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     conv_bufs b;
     conv_layout(&g, fused, &a, &b);
@@ -590,6 +629,10 @@ pdnnStatus_t pdnn_wino_conv_exec(const pdnn_conv_problem *p, const pdnn_conv_arg
     const int nt = pdnn_par_threads(ctx->nthreads, g.ntiles * g.g * g.kg, work, PDNN_WINO_MIN_WORK);
     if (pdnn_wino_channel_lanes(&g)) {
         pdnn_wino_cl_run(&g, fused, a, nt, ctx->ws);
+        return PDNN_STATUS_SUCCESS;
+    }
+    if (pdnn_wino_cl_transposed(&g)) {
+        pdnn_wino_clt_run(&g, fused, a, nt, ctx->ws);
         return PDNN_STATUS_SUCCESS;
     }
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ctx->ws);
