@@ -136,19 +136,25 @@ static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
     const double cin = p->dir == PDNN_CONV_BWD_DATA ? s->kg : s->cg;
     const double cout = p->dir == PDNN_CONV_BWD_DATA ? s->cg : s->kg;
     /* input and output transforms: ~ 10 flops per transformed element, at a quarter of
-     * the GEMM's rate */
-    const double tr = 4 * 10.0 * xi * s->n * s->g * tiles * (cin + cout);
+     * the GEMM's rate; the backward filter's run across 64 tile lanes (with few tiles,
+     * mostly empty ones: LeNet conv2 on one image stays on GEMM) */
+    const double tl = p->dir == PDNN_CONV_BWD_FILTER ? cdiv(s->n * tiles, 64) * 64 : s->n * tiles;
+    const double tr = 4 * 10.0 * xi * s->g * tl * (cin + cout);
     return gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
 }
 
 /* Milliseconds of the per-call filter transform (forward, backward data: xi matrices of
- * K x C/g elements written, then read by the GEMMs; with few images it dominates):
- * memory bound, ~10 GB/s per thread. The backward filter transforms its result once. */
-static double wino_filter_ms(const pdnn_conv_problem *p, const sizes *s)
+ * K x C/g elements written, then read by the GEMMs; with few images it dominates), on
+ * the whole team: when the transformed filter fits a core's L2 (1 MiB) the threads
+ * split it, ~15 GB/s each (LeNet conv2: 0.5 MiB in ~35 us on one thread); larger ones
+ * are bound by memory, ~10 GB/s for the team, written then read. The backward filter
+ * transforms its result once. */
+static double wino_filter_ms(const pdnn_conv_problem *p, const sizes *s, double nt)
 {
     const double xi = (s->wino_r + 3.0) * (s->wino_r + 3.0);
     const double es = p->dtype == PDNN_DATA_DOUBLE ? 8 : 4;
-    return 2.0 * xi * s->g * s->kg * s->cg * es / 10.0e6;
+    const double bytes = xi * s->g * s->kg * s->cg * es;
+    return bytes <= 1048576.0 ? bytes / 15.0e6 / nt : 2.0 * bytes / 10.0e6;
 }
 
 double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nthreads)
@@ -178,10 +184,11 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
     } else if (wino && s.wino_r) {
         const bool fused = fwd ? a == PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD
                                : bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD;
-        /* + the stages' fixed costs (filter transform, barriers): small problems stay
-         * on the exact GEMM */
-        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) + 0.05 * nthreads +
-                  wino_filter_ms(p, &s) * nthreads;
+        /* + the filter transform and the stages' barriers (the team's time, so times
+         * nt: the division below is for the parallel parts); problems with large
+         * filters and few tiles stay on the exact GEMM */
+        compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) +
+                  (0.005 + wino_filter_ms(p, &s, nt)) * nt;
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
         /* few input channels on flat planes: nothing packed, 8-row tiles; the backward
          * filter's 8 dy loads per 24 multiply-adds run slower (1 thread: LeNet conv1 and
