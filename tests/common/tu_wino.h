@@ -50,8 +50,8 @@ void tu_wino_check(const tu_wino *w, int e, const tu_conv_shape *s, double alpha
  * 0.5}. */
 void tu_wino_check_all(const tu_wino *w, const tu_conv_shape *s);
 /* The form pdnn_wino_conv_exec (conv_cpu_wino.h) takes for s in direction dir (forward
- * or backward data): 'c' channel lanes on x and y, 't' channel lanes on channel-minor
- * copies of x and y, 'l' tile lanes. */
+ * or backward data): 'c' channel lanes on x and y, 't' channel lanes on a channel-minor
+ * copy of x, 'l' tile lanes. */
 char tu_wino_route(const tu_conv_shape *s, pdnn_conv_dir dir);
 /* Sets the fused blocks to a few tiles (PDNN_CACHE_L2), seeds, runs everything described
  * above with edges(w, t) as the test's own edges, prints the summary line and returns

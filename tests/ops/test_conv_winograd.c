@@ -41,7 +41,7 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
     s.flip = true;
     tu_wino_check_all(w, &s);
     /* few tiles (one image of 10 x 10: 9; two of 7 x 9: 12), NCHW: the channel-lane form
-     * on channel-minor copies, with the narrower GEMM tile (24 output channels) and
+     * on a channel-minor copy of x, with the narrower GEMM tile (24 output channels) and
      * without (40); then gapped y rows (columns contiguous: the same route) */
     s = tu_conv_shape2d(t, 1, 1, 16, 24, 10, 10, 3, 3, 1, 1, 1);
     const bool wide = pdnn_cpu_isa() >= PDNN_ISA_AVX512; /* AVX2's 16 lanes: tile lanes */

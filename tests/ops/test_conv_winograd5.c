@@ -35,7 +35,7 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
     s.ykind = TU_LAYOUT_GAPPED;
     tu_wino_check_all(w, &s);
     /* the main job's conv2 on one image (FLOAT): 16 tiles, the channel-lane form on
-     * channel-minor copies of x and y in both directions (backward data: 32 output
+     * a channel-minor copy of x in both directions (backward data: 32 output
      * channels, the narrower GEMM tile); on 32 images the tile-lane form (with AVX-512's
      * 64-lane tiles; AVX2's 16 lanes keep the tile lanes) */
     if (t == PDNN_DATA_FLOAT) {

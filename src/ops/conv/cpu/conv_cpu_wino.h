@@ -31,7 +31,7 @@
  *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels (a
  *    12 x 32 GEMM tile for at most 32 output channels). NCHW-like x and y with few
  *    tiles (minibatch 1, small images), where the tile lanes would be mostly empty, take
- *    this form too, on channel-minor copies of x and y in the workspace.
+ *    this form too, on a channel-minor copy of x in the workspace.
  * The filter transform gathers each lane's taps with the ISA's gather kernel (FLOAT) or
  * element by element (DOUBLE).
  * The tiles are processed in blocks (fused: V and M of a block about the L2 size; non-
@@ -220,7 +220,8 @@ void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args 
                       void *ws);
 /* NCHW-like x and y (columns contiguous) where the channel-lane form computes fewer
  * empty GEMM lanes than the tile-lane form (few tiles: minibatch 1, small images): that
- * form run on channel-minor copies of x and y in the workspace (conv_cpu_wino_cl.c). */
+ * form run on a channel-minor copy of x in the workspace, y written in place
+ * (conv_cpu_wino_cl.c). */
 bool pdnn_wino_cl_transposed(const pdnn_wino_geom *g);
 size_t pdnn_wino_clt_workspace(const pdnn_wino_geom *g, bool fused);
 void pdnn_wino_clt_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,

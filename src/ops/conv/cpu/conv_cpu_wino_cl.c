@@ -152,19 +152,64 @@ static void cl_gemm_unit(const pdnn_wino_geom *g, const cl_bufs *b, int64_t xi, 
 CL_BLEND(float, f32)
 CL_BLEND(double, f64)
 
-/* Output transform of tile tb0 + t, group grp, blended into y. */
+/* The same for n <= 4 elements (one output tile's row), inlined: the same expressions */
+#define CL_BLEND4(T, sfx)                                                                  \
+    PDNN_INLINE void cl_blend4_##sfx(int64_t n, const T *restrict o, T *restrict y,        \
+                                     T alpha, T beta)                                      \
+    {                                                                                      \
+        if (n == 4 && beta == 0) {                                                         \
+            y[0] = alpha * o[0], y[1] = alpha * o[1];                                      \
+            y[2] = alpha * o[2], y[3] = alpha * o[3];                                      \
+        } else if (beta == 0) {                                                            \
+            for (int64_t l = 0; l < n; l++) y[l] = alpha * o[l];                           \
+        } else {                                                                           \
+            for (int64_t l = 0; l < n; l++) y[l] = alpha * o[l] + beta * y[l];             \
+        }                                                                                  \
+    }
+CL_BLEND4(float, f32)
+CL_BLEND4(double, f64)
+
+/* Output transform of tile tb0 + t, group grp, blended into y. y's channels contiguous:
+ * each of the 16 outputs a run of channels; else (columns contiguous, NCHW-like: the
+ * transposed route) the tile's 16 x nl block transposed first, then each channel's
+ * 4 rows of up to 4 columns. */
 PDNN_INLINE void cl_output_unit(const pdnn_wino_geom *g, const cl_bufs *b, char *y,
                                 int64_t grp, int64_t tb0, int64_t t, double alpha,
                                 double beta, size_t es)
 {
     cl_lanes O;
+    union {
+        double d[16 * LB];
+        float f[16 * LB];
+    } OT; /* O transposed: channel-major */
     const int64_t tile = tb0 + t, rem = tile % g->tpi, ty = rem / g->tw, tx = rem % g->tw;
-    const int64_t base = (tile / g->tpi) * g->ys[0] + grp * g->kg;
+    const bool cmaj = g->ys[1] != 1 && g->ys[3] == 1;
+    const int64_t base = (tile / g->tpi) * g->ys[0] + grp * g->kg * g->ys[1];
+    const int64_t nrow = g->oh - 4 * ty < 4 ? g->oh - 4 * ty : 4;
+    const int64_t ncol = g->ow - 4 * tx < 4 ? g->ow - 4 * tx : 4;
     for (int64_t k0 = 0; k0 < g->kg; k0 += LB) {
         const int64_t nl = g->kg - k0 < LB ? g->kg - k0 : LB;
         pdnn_wino_transform(g, PDNN_WINO_OUT, (size_t)nl,
                             b->m + ((grp * b->nbt + t) * g->kg + k0) * (int64_t)es, b->mxs, &O,
                             LB);
+        if (cmaj) {
+            if (es == sizeof(float))
+                pdnn_f32_transpose_select()(16, (size_t)nl, O.f, LB, OT.f, 16);
+            else
+                pdnn_f64_transpose(16, (size_t)nl, O.d, LB, OT.d, 16);
+            for (int64_t k = 0; k < nl; k++)
+                for (int64_t i = 0; i < nrow; i++) {
+                    const int64_t d0 =
+                        base + (k0 + k) * g->ys[1] + (4 * ty + i) * g->ys[2] + 4 * tx;
+                    if (es == sizeof(float))
+                        cl_blend4_f32(ncol, OT.f + k * 16 + 4 * i, (float *)y + d0,
+                                      (float)alpha, (float)beta);
+                    else
+                        cl_blend4_f64(ncol, OT.d + k * 16 + 4 * i, (double *)y + d0, alpha,
+                                      beta);
+                }
+            continue;
+        }
         for (int i = 0; i < 4 && 4 * ty + i < g->oh; i++)
             for (int j = 0; j < 4 && 4 * tx + j < g->ow; j++) {
                 const int64_t d0 = base + k0 + (4 * ty + i) * g->ys[2] + (4 * tx + j) * g->ys[3];
@@ -218,15 +263,15 @@ void pdnn_wino_cl_run(const pdnn_wino_geom *g0, bool fused, const pdnn_conv_args
     }
 }
 
-/* ---- NCHW-like x and y: the channel-lane form on channel-minor copies
+/* ---- NCHW-like x and y: the channel-lane form on a channel-minor copy of x
  *
  * With few tiles (minibatch 1, small images) the tile-lane form computes mostly empty
  * lanes: its GEMM panels and transforms are nr (64) tiles wide, and LeNet's conv2 at
- * minibatch 1 (14 x 14: 16 tiles) fills a quarter of them. Its channel-lane form fills
+ * minibatch 1 (14 x 14: 16 tiles) fills a quarter of them. The channel-lane form fills
  * mr-row tiles of tiles and nr-wide panels of output channels instead; x is copied
- * channel-minor first (per image row, a C x W transpose), the products land in a
- * channel-minor copy of y, and that is transposed back and blended into y. Same
- * arithmetic per element as the channel-lane form, so the same bits for any thread
+ * channel-minor first (per image row, a C x W transpose), and each tile's outputs are
+ * transposed to channel-major before they are blended into y's rows (cl_output_unit).
+ * Same arithmetic per element as the channel-lane form, so the same bits for any thread
  * count. */
 
 /* The lanes the GEMMs compute per useful product: tile lanes nr tiles x mr output
@@ -247,18 +292,18 @@ bool pdnn_wino_cl_transposed(const pdnn_wino_geom *g)
            lane_waste(g->ntiles, g->kg, g->uk->nr, g->uk->mr);
 }
 
-/* The geometry of the channel-minor copies: x [N][H][W][C], y [N][P][Q][K]. */
+/* The geometry of the run: x from its channel-minor copy [N][H][W][C]; y written in
+ * place (cl_output_unit's channel-major stores). */
 static pdnn_wino_geom clt_geom(const pdnn_wino_geom *g)
 {
     pdnn_wino_geom c = cl_geom(g);
-    const int64_t C = g->g * g->cg, K = g->g * g->kg;
+    const int64_t C = g->g * g->cg;
     c.xs[3] = C, c.xs[2] = g->iw * C, c.xs[1] = 1, c.xs[0] = g->ih * g->iw * C;
-    c.ys[3] = K, c.ys[2] = g->ow * K, c.ys[1] = 1, c.ys[0] = g->oh * g->ow * K;
     return c;
 }
 
 typedef struct {
-    char *xc, *yc;
+    char *xc;
     cl_bufs b;
 } clt_bufs;
 
@@ -266,7 +311,6 @@ static void clt_layout(const pdnn_wino_geom *c, bool fused, pdnn_conv_gemm_arena
                        clt_bufs *b)
 {
     b->xc = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(c->n, c->xs[0], 1), c->es);
-    b->yc = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(c->n, c->ys[0], 1), c->es);
     cl_layout(c, fused, a, &b->b);
 }
 
@@ -279,49 +323,6 @@ size_t pdnn_wino_clt_workspace(const pdnn_wino_geom *g, bool fused)
     return pdnn_conv_gemm_arena_bytes(&a);
 }
 
-/* rows x cols of s (row stride lds) into d transposed (row stride ldd) */
-PDNN_INLINE void clt_transpose(int64_t rows, int64_t cols, const char *s, int64_t lds, char *d,
-                               int64_t ldd, size_t es, pdnn_f32_transpose_fn tr)
-{
-    if (es == sizeof(float))
-        tr((size_t)rows, (size_t)cols, (const float *)s, (ptrdiff_t)lds, (float *)d,
-           (ptrdiff_t)ldd);
-    else
-        pdnn_f64_transpose((size_t)rows, (size_t)cols, (const double *)s, (ptrdiff_t)lds,
-                           (double *)d, (ptrdiff_t)ldd);
-}
-
-#define CLT_QB 64 /* output columns of one blend step */
-
-/* Output row (n, p) of the channel-minor products into y: blocks of 16 channels x
- * CLT_QB columns transposed into a buffer, then blended row by row. */
-PDNN_INLINE void clt_output_row(const pdnn_wino_geom *g, const pdnn_wino_geom *c,
-                                const char *yc, char *y, int64_t n, int64_t p, double alpha,
-                                double beta, size_t es, pdnn_f32_transpose_fn tr)
-{
-    union {
-        double d[16 * CLT_QB];
-        float f[16 * CLT_QB];
-    } buf;
-    const int64_t K = g->g * g->kg;
-    for (int64_t q0 = 0; q0 < g->ow; q0 += CLT_QB) {
-        const int64_t nq = g->ow - q0 < CLT_QB ? g->ow - q0 : CLT_QB;
-        for (int64_t k0 = 0; k0 < K; k0 += 16) {
-            const int64_t nk = K - k0 < 16 ? K - k0 : 16;
-            clt_transpose(nq, nk, yc + (n * c->ys[0] + p * c->ys[2] + q0 * K + k0) * (int64_t)es,
-                          K, (char *)&buf, CLT_QB, es, tr);
-            for (int64_t k = 0; k < nk; k++) {
-                const int64_t d0 = n * g->ys[0] + (k0 + k) * g->ys[1] + p * g->ys[2] + q0;
-                if (es == sizeof(float))
-                    cl_blend_f32(nq, buf.f + k * CLT_QB, (float *)y + d0, (float)alpha,
-                                 (float)beta);
-                else
-                    cl_blend_f64(nq, buf.d + k * CLT_QB, (double *)y + d0, alpha, beta);
-            }
-        }
-    }
-}
-
 PDNN_INLINE void clt_run_t(const pdnn_wino_geom *g, const pdnn_wino_geom *c, const clt_bufs *b,
                            const char *x, const char *w, char *y, double alpha, double beta,
                            size_t es)
@@ -331,13 +332,16 @@ PDNN_INLINE void clt_run_t(const pdnn_wino_geom *g, const pdnn_wino_geom *c, con
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < g->n * g->ih; i++) { /* x row (n, h): C x W -> W x C */
         const int64_t n = i / g->ih, h = i % g->ih;
-        clt_transpose(C, g->iw, x + (n * g->xs[0] + h * g->xs[2]) * (int64_t)es, g->xs[1],
-                      b->xc + (n * c->xs[0] + h * c->xs[2]) * (int64_t)es, C, es, tr);
+        const char *s = x + (n * g->xs[0] + h * g->xs[2]) * (int64_t)es;
+        char *d = b->xc + (n * c->xs[0] + h * c->xs[2]) * (int64_t)es;
+        if (es == sizeof(float))
+            tr((size_t)C, (size_t)g->iw, (const float *)s, (ptrdiff_t)g->xs[1], (float *)d,
+               (ptrdiff_t)C);
+        else
+            pdnn_f64_transpose((size_t)C, (size_t)g->iw, (const double *)s,
+                               (ptrdiff_t)g->xs[1], (double *)d, (ptrdiff_t)C);
     }
-    cl_run_t(c, &b->b, b->xc, w, b->yc, 1.0, 0.0, es);
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < g->n * g->oh; i++)
-        clt_output_row(g, c, b->yc, y, i / g->oh, i % g->oh, alpha, beta, es, tr);
+    cl_run_t(c, &b->b, b->xc, w, y, alpha, beta, es);
 }
 
 void pdnn_wino_clt_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
