@@ -222,3 +222,12 @@ char tu_wino_route(const tu_conv_shape *s, pdnn_conv_dir dir)
     pdnn_wino_geom_init(&cs.p, &g);
     return pdnn_wino_channel_lanes(&g) ? 'c' : pdnn_wino_cl_transposed(&g) ? 't' : 'l';
 }
+
+int64_t tu_wino_panel_block(const tu_conv_shape *s, pdnn_conv_dir dir)
+{
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, s, dir);
+    pdnn_wino_geom g;
+    pdnn_wino_geom_init(&cs.p, &g);
+    return pdnn_wino_cl_panel_block(&g, true);
+}

@@ -53,6 +53,10 @@ void tu_wino_check_all(const tu_wino *w, const tu_conv_shape *s);
  * or backward data): 'c' channel lanes on x and y, 't' channel lanes on a channel-minor
  * copy of x, 'l' tile lanes. */
 char tu_wino_route(const tu_conv_shape *s, pdnn_conv_dir dir);
+/* The input channels per block of the channel-lane forms' panel schedule for s in
+ * direction dir (pdnn_wino_cl_panel_block, fused entries), 0 for the stage-by-stage one.
+ * Depends on the L2 size: call after tu_wino_run has set it. */
+int64_t tu_wino_panel_block(const tu_conv_shape *s, pdnn_conv_dir dir);
 /* Sets the fused blocks to a few tiles (PDNN_CACHE_L2), seeds, runs everything described
  * above with edges(w, t) as the test's own edges, prints the summary line and returns
  * tu_finish(name). */

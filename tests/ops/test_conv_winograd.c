@@ -39,6 +39,7 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
     s = tu_conv_shape2d(t, 3, 2, 12, 16, 22, 23, 3, 3, 1, 1, 1);
     s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
     s.flip = true;
+    TU_CHECK(tu_wino_panel_block(&s, PDNN_CONV_FWD) == 0, "groups: the stage schedule");
     tu_wino_check_all(w, &s);
     /* few tiles (one image of 10 x 10: 9; two of 7 x 9: 12), NCHW: the channel-lane form
      * on a channel-minor copy of x, with the narrower GEMM tile (24 output channels) and
@@ -46,6 +47,16 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
     s = tu_conv_shape2d(t, 1, 1, 16, 24, 10, 10, 3, 3, 1, 1, 1);
     const bool wide = pdnn_cpu_isa() >= PDNN_ISA_AVX512; /* AVX2's 16 lanes: tile lanes */
     TU_CHECK(!wide || tu_wino_route(&s, PDNN_CONV_FWD) == 't', "9 tiles: the transposed route");
+    /* (its U, 74 KiB in FLOAT, is larger than the harness's 64 KiB L2: the panel
+     * schedule, in blocks of 2 input channels) */
+    TU_CHECK(!wide || t != PDNN_DATA_FLOAT || tu_wino_panel_block(&s, PDNN_CONV_FWD) == 2,
+             "9 tiles: the panel schedule, blocks of 2 channels (%lld)",
+             (long long)tu_wino_panel_block(&s, PDNN_CONV_FWD));
+    tu_wino_check_all(w, &s);
+    /* the panel schedule with 3 panels (the last one cut; FLOAT: one input channel a
+     * block, DOUBLE: 2) */
+    s = tu_conv_shape2d(t, 1, 1, 5, 140, 6, 7, 3, 3, 1, 1, 1);
+    TU_CHECK(!wide || tu_wino_panel_block(&s, PDNN_CONV_FWD) > 0, "140 outputs: panels");
     tu_wino_check_all(w, &s);
     s = tu_conv_shape2d(t, 2, 1, 20, 40, 7, 9, 3, 3, 1, 1, 1);
     TU_CHECK(!wide || (tu_wino_route(&s, PDNN_CONV_FWD) == 't' &&

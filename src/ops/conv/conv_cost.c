@@ -145,16 +145,21 @@ static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
 
 /* Milliseconds of the per-call filter transform (forward, backward data: xi matrices of
  * K x C/g elements written, then read by the GEMMs; with few images it dominates), on
- * the whole team: when the transformed filter fits a core's L2 (1 MiB) the threads
- * split it, ~15 GB/s each (LeNet conv2: 0.5 MiB in ~35 us on one thread); larger ones
- * are bound by memory, ~10 GB/s for the team, written then read. The backward filter
- * transforms its result once. */
-static double wino_filter_ms(const pdnn_conv_problem *p, const sizes *s, double nt)
+ * the whole team: when the transformed filter fits a core's L2 (1 MiB), or when the
+ * tiles are few (at most 96, one group: conv_cpu_wino_cl.c's panel schedule makes it in
+ * cached blocks used at once), the threads split it, ~15 GB/s each (LeNet conv2:
+ * 0.5 MiB in ~35 us on one thread; ResNet-50 res4b_branch2b on one image: 9.4 MiB in
+ * ~0.7 ms); larger ones are bound by memory, ~10 GB/s for the team, written then read.
+ * The backward filter transforms its result once. */
+static double wino_filter_ms(const pdnn_conv_problem *p, const sizes *s, double tiles,
+                             double nt)
 {
     const double xi = (s->wino_r + 3.0) * (s->wino_r + 3.0);
     const double es = p->dtype == PDNN_DATA_DOUBLE ? 8 : 4;
     const double bytes = xi * s->g * s->kg * s->cg * es;
-    return bytes <= 1048576.0 ? bytes / 15.0e6 / nt : 2.0 * bytes / 10.0e6;
+    const bool cached = bytes <= 1048576.0 ||
+                        (p->dir != PDNN_CONV_BWD_FILTER && s->g == 1 && s->n * tiles <= 96);
+    return cached ? bytes / 15.0e6 / nt : 2.0 * bytes / 10.0e6;
 }
 
 double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nthreads)
@@ -188,7 +193,7 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
          * nt: the division below is for the parallel parts); problems with large
          * filters and few tiles stay on the exact GEMM */
         compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) +
-                  (0.005 + wino_filter_ms(p, &s, nt)) * nt;
+                  (0.005 + wino_filter_ms(p, &s, cdiv(s.oh, 4) * cdiv(s.ow, 4), nt)) * nt;
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
         /* few input channels on flat planes: nothing packed, 8-row tiles; the backward
          * filter's 8 dy loads per 24 multiply-adds run slower (1 thread: LeNet conv1 and

@@ -31,7 +31,10 @@
  *    channels, no shuffles; M^T = V^T U^T with V^T read in place, U^T in B panels (a
  *    12 x 32 GEMM tile for at most 32 output channels). NCHW-like x and y with few
  *    tiles (minibatch 1, small images), where the tile lanes would be mostly empty, take
- *    this form too, on a channel-minor copy of x in the workspace.
+ *    this form too, on a channel-minor copy of x in the workspace. With few tiles and a
+ *    transformed filter larger than L2, this form makes U panel by panel in blocks of
+ *    input channels that are multiplied while in cache (the panel schedule), instead
+ *    of all of U first.
  * The filter transform gathers each lane's taps with the ISA's gather kernel (FLOAT) or
  * element by element (DOUBLE).
  * The tiles are processed in blocks (fused: V and M of a block about the L2 size; non-
@@ -183,6 +186,9 @@ static inline int64_t pdnn_wino_xi_stride(int64_t n, size_t es)
 void pdnn_wino_filter(const pdnn_wino_geom *g, const void *w, int panel, void *u, int64_t ups);
 void pdnn_wino_filter_unit(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
                            int64_t chunk, int panel, void *u, int64_t ups);
+/* The same unit written elsewhere: its first lane's element xi at dst + xi * dxs. */
+void pdnn_wino_filter_unit_at(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
+                              int64_t chunk, int panel, void *dst, int64_t dxs);
 
 /* Element copies in the geometry's type (es constant after inlining). */
 static inline __attribute__((always_inline)) void pdnn_wino_copy_el(char *d, int64_t di,
@@ -223,6 +229,11 @@ void pdnn_wino_cl_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args 
  * form run on a channel-minor copy of x in the workspace, y written in place
  * (conv_cpu_wino_cl.c). */
 bool pdnn_wino_cl_transposed(const pdnn_wino_geom *g);
+/* The channel-lane forms' schedule (for the tests): the input channels per block of the
+ * panel schedule (one block of few tiles, a transformed filter larger than L2: each
+ * output-channel panel of it made in blocks that stay in L2 and used at once), 0 for the
+ * stage-by-stage schedule. */
+int64_t pdnn_wino_cl_panel_block(const pdnn_wino_geom *g, bool fused);
 size_t pdnn_wino_clt_workspace(const pdnn_wino_geom *g, bool fused);
 void pdnn_wino_clt_run(const pdnn_wino_geom *g, bool fused, const pdnn_conv_args *a, int nt,
                        void *ws);

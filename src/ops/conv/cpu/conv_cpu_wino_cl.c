@@ -16,16 +16,38 @@
 #define LB 64 /* channel lanes of one transform call */
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 typedef struct {
     int64_t nbt; /* tiles per block */
     int64_t nkp; /* B panels of Kg output channels */
     int64_t ups; /* U per (group, xi): B panels, [panel][Cg][nr] */
     int64_t vxs; /* V per xi: [group][nbt][Cg] */
     int64_t mxs; /* M per xi: [group][nbt][Kg] */
+    int64_t kb;  /* > 0: the panel schedule (cl_panels_t), input channels per block */
     char *u, *v, *m;
 } cl_bufs;
 
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/* The panel schedule: one block of tiles (one image of a few tiles) and a transformed
+ * filter U larger than L2, which the GEMMs would read back from memory (ResNet-50's
+ * res4b_branch2b at minibatch 1: 9.4 MiB for 16 tiles, each U element used 16 times).
+ * Each output-channel panel of U is made in blocks of kb input channels that stay in L2
+ * (a quarter of it) and are used at once: per block, the products of every xi are added
+ * to the panel's M columns (the first block blends over them); after the last block, the
+ * panel's output transform. Threads split the panels, so a panel's U, M and outputs stay
+ * in one core's cache. The block size comes from the L2 size alone. */
+static int64_t cl_panel_kb(const pdnn_wino_geom *g, int64_t nbt)
+{
+    const int nr = g->uk->nr;
+    const double u = (double)g->xi * (double)g->cg * (double)(cdiv(g->kg, nr) * nr) * (double)g->es;
+    const size_t l2 = pdnn_cpu_cache_sizes()->l2;
+    if (g->g != 1 || nbt < g->ntiles || u <= (double)l2) return 0;
+    int64_t kb = (int64_t)(l2 / 4 / ((size_t)g->xi * (size_t)nr * g->es));
+    const int64_t step = 64 / nr; /* whole 64-lane filter units per block */
+    kb = kb / step * step;
+    if (kb < step) kb = step;
+    return kb > g->cg ? g->cg : kb;
+}
 
 static void cl_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena *a,
                       cl_bufs *b)
@@ -46,7 +68,12 @@ static void cl_layout(const pdnn_wino_geom *g, bool fused, pdnn_conv_gemm_arena 
     b->ups = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(b->nkp, nr, g->cg), g->es);
     b->vxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g, nbt, g->cg), g->es);
     b->mxs = pdnn_wino_xi_stride(pdnn_conv_gemm_mul3(g->g, nbt, g->kg), g->es);
-    b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->xi, b->ups), g->es);
+    b->kb = cl_panel_kb(g, nbt);
+    if (b->kb) /* a block of U per panel: [xi][kb][nr] */
+        b->u = pdnn_conv_gemm_take(
+            a, pdnn_conv_gemm_mul3(b->nkp, g->xi, pdnn_conv_gemm_mul3(b->kb, nr, 1)), g->es);
+    else
+        b->u = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->g, g->xi, b->ups), g->es);
     b->v = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->vxs, 1), g->es);
     b->m = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(g->xi, b->mxs, 1), g->es);
 }
@@ -61,6 +88,17 @@ static pdnn_wino_geom cl_geom(const pdnn_wino_geom *g)
         c.uk = pdnn_gemm_ukernel_select_nr(
             g->es == sizeof(float) ? PDNN_DATA_FLOAT : PDNN_DATA_DOUBLE, g->uk->nr / 2);
     return c;
+}
+
+static pdnn_wino_geom clt_geom(const pdnn_wino_geom *g);
+
+int64_t pdnn_wino_cl_panel_block(const pdnn_wino_geom *g0, bool fused)
+{
+    const pdnn_wino_geom c = pdnn_wino_cl_transposed(g0) ? clt_geom(g0) : cl_geom(g0);
+    pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
+    cl_bufs b;
+    cl_layout(&c, fused, &a, &b);
+    return b.kb;
 }
 
 size_t pdnn_wino_cl_workspace(const pdnn_wino_geom *g0, bool fused)
@@ -169,13 +207,14 @@ CL_BLEND(double, f64)
 CL_BLEND4(float, f32)
 CL_BLEND4(double, f64)
 
-/* Output transform of tile tb0 + t, group grp, blended into y. y's channels contiguous:
+/* Output transform of tile tb0 + t, group grp, output channels ka .. kz - 1 of the
+ * group, blended into y. y's channels contiguous:
  * each of the 16 outputs a run of channels; else (columns contiguous, NCHW-like: the
  * transposed route) the tile's 16 x nl block transposed first, then each channel's
  * 4 rows of up to 4 columns. */
 PDNN_INLINE void cl_output_unit(const pdnn_wino_geom *g, const cl_bufs *b, char *y,
                                 int64_t grp, int64_t tb0, int64_t t, double alpha,
-                                double beta, size_t es)
+                                double beta, size_t es, int64_t ka, int64_t kz)
 {
     cl_lanes O;
     union {
@@ -187,8 +226,8 @@ PDNN_INLINE void cl_output_unit(const pdnn_wino_geom *g, const cl_bufs *b, char 
     const int64_t base = (tile / g->tpi) * g->ys[0] + grp * g->kg * g->ys[1];
     const int64_t nrow = g->oh - 4 * ty < 4 ? g->oh - 4 * ty : 4;
     const int64_t ncol = g->ow - 4 * tx < 4 ? g->ow - 4 * tx : 4;
-    for (int64_t k0 = 0; k0 < g->kg; k0 += LB) {
-        const int64_t nl = g->kg - k0 < LB ? g->kg - k0 : LB;
+    for (int64_t k0 = ka; k0 < kz; k0 += LB) {
+        const int64_t nl = kz - k0 < LB ? kz - k0 : LB;
         pdnn_wino_transform(g, PDNN_WINO_OUT, (size_t)nl,
                             b->m + ((grp * b->nbt + t) * g->kg + k0) * (int64_t)es, b->mxs, &O,
                             LB);
@@ -222,10 +261,54 @@ PDNN_INLINE void cl_output_unit(const pdnn_wino_geom *g, const cl_bufs *b, char 
     }
 }
 
+/* The panel schedule (cl_panel_kb): one group, all tiles in one block. */
+PDNN_INLINE void cl_panels_t(const pdnn_wino_geom *g, const cl_bufs *b, const char *x,
+                             const char *w, char *y, double alpha, double beta, size_t es)
+{
+    const pdnn_gemm_ukernel *uk = g->uk;
+    const int mr = uk->mr, nr = uk->nr;
+    const int64_t nb = g->ntiles, e = (int64_t)es;
+#pragma omp for schedule(static)
+    for (int64_t t = 0; t < nb; t++)
+        cl_input_t(g, x, t, 0, g->cg, b->v + t * g->cg * e, b->vxs, es);
+#pragma omp for schedule(static)
+    for (int64_t p = 0; p < b->nkp; p++) {
+        const int64_t ka = p * nr, nn = g->kg - ka < nr ? g->kg - ka : nr;
+        char *ub = b->u + p * g->xi * b->kb * nr * e;
+        for (int64_t i0 = 0; i0 < g->cg; i0 += b->kb) {
+            const int64_t ni = g->cg - i0 < b->kb ? g->cg - i0 : b->kb;
+            for (int64_t e0 = i0 * nr; e0 < (i0 + ni) * nr; e0 += 64)
+                pdnn_wino_filter_unit_at(g, w, 0, p, e0 / 64, nr, ub + (e0 - i0 * nr) * e,
+                                         ni * nr);
+            for (int64_t xi = 0; xi < g->xi; xi++)
+                for (int64_t r0 = 0; r0 < nb; r0 += mr) {
+                    const size_t mm = (size_t)(nb - r0 < mr ? nb - r0 : mr);
+                    const char *a = b->v + (xi * b->vxs + r0 * g->cg + i0) * e;
+                    const char *bp = ub + xi * ni * nr * e;
+                    char *c = b->m + (xi * b->mxs + r0 * g->kg + ka) * e;
+                    if (es == sizeof(float))
+                        uk->f32(mm, (size_t)nn, (size_t)ni, (const float *)a, (ptrdiff_t)g->cg,
+                                1, (const float *)bp, (float *)c, (ptrdiff_t)g->kg, 1, 1.0f,
+                                i0 ? 1.0f : 0.0f);
+                    else
+                        uk->f64(mm, (size_t)nn, (size_t)ni, (const double *)a,
+                                (ptrdiff_t)g->cg, 1, (const double *)bp, (double *)c,
+                                (ptrdiff_t)g->kg, 1, 1.0, i0 ? 1.0 : 0.0);
+                }
+        }
+        for (int64_t t = 0; t < nb; t++)
+            cl_output_unit(g, b, y, 0, 0, t, alpha, beta, es, ka, ka + nn);
+    }
+}
+
 PDNN_INLINE void cl_run_t(const pdnn_wino_geom *g, const cl_bufs *b, const char *x,
                           const char *w, char *y, double alpha, double beta, size_t es)
 {
     const int64_t G = g->g;
+    if (b->kb) {
+        cl_panels_t(g, b, x, w, y, alpha, beta, es);
+        return;
+    }
     pdnn_wino_filter(g, w, g->uk->nr, b->u, b->ups);
     for (int64_t tb0 = 0; tb0 < g->ntiles; tb0 += b->nbt) {
         const int64_t nb = g->ntiles - tb0 < b->nbt ? g->ntiles - tb0 : b->nbt;
@@ -243,7 +326,7 @@ PDNN_INLINE void cl_run_t(const pdnn_wino_geom *g, const cl_bufs *b, const char 
         }
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < nb * G; i++)
-            cl_output_unit(g, b, y, i % G, tb0, i / G, alpha, beta, es);
+            cl_output_unit(g, b, y, i % G, tb0, i / G, alpha, beta, es, 0, g->kg);
     }
 }
 

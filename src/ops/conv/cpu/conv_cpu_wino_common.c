@@ -408,7 +408,7 @@ static bool gather_unit(const pdnn_wino_geom *g, const float *w, int64_t grp, in
  * order), so the transform writes each xi's part contiguously. Output channels past Kg
  * get zeros. */
 PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t grp, int64_t p,
-                               int64_t chunk, int panel, char *u, int64_t ups, size_t es)
+                               int64_t chunk, int panel, char *dst, int64_t dxs, size_t es)
 {
     enum { L = 64 };
     union {
@@ -451,17 +451,24 @@ PDNN_INLINE void filter_unit_t(const pdnn_wino_geom *g, const char *w, int64_t g
             i++;
         }
     }
-    pdnn_wino_transform(g, PDNN_WINO_FLT, (size_t)ne, gp, L,
-                        u + (grp * g->xi * ups + p * g->cg * panel + e0) * (int64_t)es, ups);
+    pdnn_wino_transform(g, PDNN_WINO_FLT, (size_t)ne, gp, L, dst, dxs);
+}
+
+void pdnn_wino_filter_unit_at(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
+                              int64_t chunk, int panel, void *dst, int64_t dxs)
+{
+    if (g->es == sizeof(float))
+        filter_unit_t(g, w, grp, p, chunk, panel, dst, dxs, sizeof(float));
+    else
+        filter_unit_t(g, w, grp, p, chunk, panel, dst, dxs, sizeof(double));
 }
 
 void pdnn_wino_filter_unit(const pdnn_wino_geom *g, const void *w, int64_t grp, int64_t p,
                            int64_t chunk, int panel, void *u, int64_t ups)
 {
-    if (g->es == sizeof(float))
-        filter_unit_t(g, w, grp, p, chunk, panel, u, ups, sizeof(float));
-    else
-        filter_unit_t(g, w, grp, p, chunk, panel, u, ups, sizeof(double));
+    pdnn_wino_filter_unit_at(
+        g, w, grp, p, chunk, panel,
+        (char *)u + (grp * g->xi * ups + p * g->cg * panel + chunk * 64) * (int64_t)g->es, ups);
 }
 
 void pdnn_wino_filter(const pdnn_wino_geom *g, const void *w, int panel, void *u, int64_t ups)
