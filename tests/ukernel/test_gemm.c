@@ -300,6 +300,48 @@ static void test_macro_coff(const pdnn_gemm_ukernel *uk)
     free(c2);
 }
 
+/* pdnn_gemm_pack_a / _b against their documented layouts (gemm.h), element by element:
+ * sizes across the panel edges, rows or columns contiguous or neither (the transpose
+ * fast paths: A with unit column stride, B with unit row stride), lanes past m or n
+ * zero; a pure copy, so exact. */
+static void test_pack_layouts(const pdnn_gemm_ukernel *uk)
+{
+    const pdnnDataType_t t = uk->dtype;
+    const int64_t sizes[][2] = {{1, 1}, {5, 3}, {17, 1}, {37, 70}, {64, 129}, {3, 200}};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int lay = 0; lay < 3; lay++) {
+            const int64_t r = sizes[si][0], c = sizes[si][1]; /* a r x c matrix */
+            /* lay 0: row-major (lead r+2), 1: column-major (lead c+3), 2: both strided */
+            const int64_t rs = lay == 0 ? c + 2 : lay == 1 ? 1 : 2 * c + 1;
+            const int64_t cs = lay == 0 ? 1 : lay == 1 ? r + 3 : 2;
+            const size_t ns = (size_t)((r - 1) * rs + (c - 1) * cs + 1);
+            void *src = tu_alloc(t, ns);
+            tu_fill_uniform(src, t, ns, -1, 1);
+            /* as A (m = r, k = c) and as B (k = r, n = c) */
+            void *pa = tu_alloc(t, (size_t)pdnn_gemm_packed_a_elems(uk, r, c));
+            void *pb = tu_alloc(t, (size_t)pdnn_gemm_packed_b_elems(uk, r, c));
+            pdnn_gemm_pack_a(uk, r, c, src, rs, cs, pa);
+            pdnn_gemm_pack_b(uk, r, c, src, rs, cs, pb);
+            size_t bad = 0;
+            const int64_t mr = uk->mr, nr = uk->nr;
+            for (int64_t i = 0; i < (r + mr - 1) / mr * mr; i++)
+                for (int64_t j = 0; j < c; j++) {
+                    const double want = i < r ? tu_get(src, t, (size_t)(i * rs + j * cs)) : 0.0;
+                    bad += tu_get(pa, t, (size_t)((i / mr) * c * mr + j * mr + i % mr)) != want;
+                }
+            for (int64_t i = 0; i < r; i++)
+                for (int64_t j = 0; j < (c + nr - 1) / nr * nr; j++) {
+                    const double want = j < c ? tu_get(src, t, (size_t)(i * rs + j * cs)) : 0.0;
+                    bad += tu_get(pb, t, (size_t)((j / nr) * r * nr + i * nr + j % nr)) != want;
+                }
+            TU_CHECK(bad == 0, "%s pack %lldx%lld layout %d: %zu wrong", uk->name, (long long)r,
+                     (long long)c, lay, bad);
+            free(src);
+            free(pa);
+            free(pb);
+        }
+}
+
 static void test_zero_sizes(pdnnDataType_t t)
 {
     float fc[4] = {1, 2, 3, 4};
@@ -431,6 +473,7 @@ int main(void)
             done[ndone++] = uk;
             printf("ukernel/gemm: %s\n", uk->name);
             test_kernel_set(t);
+            test_pack_layouts(uk);
             /* the narrower tile this ISA offers for products of few columns */
             const pdnn_gemm_ukernel *nk = pdnn_gemm_ukernel_select_nr(t, uk->nr / 2);
             TU_CHECK(nk && nk->dtype == t && nk->isa == uk->isa, "narrow kernel of %s", uk->name);
