@@ -320,6 +320,8 @@ static void test_pack_layouts(const pdnn_gemm_ukernel *uk)
             /* as A (m = r, k = c) and as B (k = r, n = c) */
             void *pa = tu_alloc(t, (size_t)pdnn_gemm_packed_a_elems(uk, r, c));
             void *pb = tu_alloc(t, (size_t)pdnn_gemm_packed_b_elems(uk, r, c));
+            tu_poison(pa, t, (size_t)pdnn_gemm_packed_a_elems(uk, r, c)); /* NaN: all written */
+            tu_poison(pb, t, (size_t)pdnn_gemm_packed_b_elems(uk, r, c));
             pdnn_gemm_pack_a(uk, r, c, src, rs, cs, pa);
             pdnn_gemm_pack_b(uk, r, c, src, rs, cs, pb);
             size_t bad = 0;
