@@ -28,8 +28,21 @@ void bench_pause_ms(int ms)
 
 double bench_best_call_s(void (*fn)(void *arg), void *arg, double min_s)
 {
-    double best = INFINITY, t0 = bench_now_s();
-    int calls = 0;
+    return bench_block_call_s(fn, arg, min_s, false);
+}
+
+double bench_block_call_s(void (*fn)(void *arg), void *arg, double min_s, bool mean)
+{
+    double best = INFINITY, t0 = bench_now_s(), t1 = t0;
+    long calls = 0;
+    if (mean) { /* no clock reads between the calls */
+        do {
+            fn(arg);
+            calls++;
+            t1 = bench_now_s();
+        } while (calls < 2 || t1 - t0 < min_s);
+        return (t1 - t0) / (double)calls;
+    }
     do {
         double s = bench_now_s();
         fn(arg);

@@ -15,8 +15,11 @@ void bench_use_cpu_clock(void);
 bool bench_cpu_clock(void);
 void bench_pause_ms(int ms);
 /* Best single-call time of fn(arg), in seconds on the bench clock, over a block of
- * calls lasting at least min_s (2 calls at least). */
+ * calls lasting at least min_s (2 calls at least); with mean, the block's time over its
+ * calls instead (the steady cost of back-to-back calls: thread wake-ups, caches the
+ * calls share and evict; benchdnn reports both). */
 double bench_best_call_s(void (*fn)(void *arg), void *arg, double min_s);
+double bench_block_call_s(void (*fn)(void *arg), void *arg, double min_s, bool mean);
 /* 1-minute load average, -1 when unknown. */
 double bench_load1(void);
 /* "model name" of /proc/cpuinfo. */

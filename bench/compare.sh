@@ -7,7 +7,7 @@
 # apart) and the geometric mean of the ratios.
 #
 # usage: bench/compare.sh [--dir=FWD_D|FWD_B|BWD_D|BWD_W] [--mb=N] [-t THREADS]
-#                         [--tag=nchw|nhwc] [-r ROUNDS] [-m SECONDS] [-c]
+#                         [--tag=nchw|nhwc] [-r ROUNDS] [-m SECONDS] [-c] [--timing=best|mean]
 #                         [--algo=NAME] [--bin=DIR] BATCH_FILE|PROBLEM|--batch=FILE ...
 #
 # Defaults: 2 threads, FWD_D, the descriptors' minibatch, pdnn's algorithm "auto"

@@ -5,8 +5,8 @@
  *
  *   pdnn-bench [--mode=C|B|P] [--dir=FWD_D|FWD_B|BWD_D|BWD_W] [--algo=NAME]
  *              [--dt=f32|f64] [--tag=nchw|nhwc] [--mb=N] [-t 1,2] [-c] [-r ROUNDS]
- *              [-m SECONDS] [--ref=lib|loop] [--tol=X] [--csv] [--no-impl] [--list]
- *              [--index=I] [--batch=FILE] PROBLEM...
+ *              [-m SECONDS] [--timing=best|mean] [--ref=lib|loop] [--tol=X] [--csv]
+ *              [--no-impl] [--list] [--index=I] [--batch=FILE] PROBLEM...
  *
  * --algo: the cuDNN enum suffix of the direction (forward IMPLICIT_GEMM,
  * IMPLICIT_PRECOMP_GEMM, GEMM, DIRECT, FFT, FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED;
@@ -18,7 +18,8 @@
  * and alpha2 = 0 (z = y, not read); FWD_D is pdnnConvolutionForward.
  *
  * Modes. P (default): best single call over ROUNDS rounds (default 3) of blocks of at
- * least SECONDS (default 0.25) each, 20 ms pause between blocks, per thread count:
+ * least SECONDS (default 0.25) each (--timing=mean: the best block's mean per call),
+ * 20 ms pause between blocks, per thread count:
  * ms, GFLOP/s (2*N*K*C/g*prod(out)*prod(kernel) / time, every direction), workspace.
  * C: the algorithm against a reference on small-integer data (exact: 0 error, except
  * Winograd and FFT) and on uniform [-1, 1] data (relative L2 error within the
@@ -82,6 +83,7 @@ static void usage(FILE *f)
             "find|all]\n"
             "                  [--dt=f32|f64] [--tag=nchw|nhwc] [--mb=N] [-t 1,2] [-c] [-r ROUNDS]"
             " [-m SECONDS]\n"
+            "                  [--timing=best|mean]\n"
             "                  [--ref=lib|loop] [--tol=X] [--csv] [--no-impl] [--list] "
             "[--index=I]\n"
             "                  [--batch=FILE] [--reset] PROBLEM...\n"
@@ -545,7 +547,7 @@ static void print_row_p(const globals *g, const conv_ctx *c, int thr, const char
     fflush(stdout);
 }
 
-/* One timed call of mode P (bench_best_call_s): run_once with these arguments. */
+/* One timed call of mode P (bench_block_call_s): run_once with these arguments. */
 typedef struct {
     conv_ctx *c;
     int algo;
@@ -631,7 +633,7 @@ static void mode_p(const globals *g, conv_ctx *c, int j, impl_names *names, tall
             timed_call call = {c, algos[a], ws, wsb};
             for (int round = 0; round < g->run.rounds; round++) {
                 bench_pause_ms(20);
-                double x = bench_best_call_s(timed_run, &call, g->run.min_s);
+                double x = bench_block_call_s(timed_run, &call, g->run.min_s, g->run.mean);
                 if (x < best) best = x;
             }
             print_row_p(g, c, thr, aname, impl_of(names, j, algos[a]), best * 1e3,
@@ -938,9 +940,10 @@ int main(int argc, char **argv)
                v / 100 % 100, v % 100, njobs);
         printf("# cpu: %s, %ld online, PDNN_MAX_CPU_ISA=%s\n", model,
                sysconf(_SC_NPROCESSORS_ONLN), cap && *cap ? cap : "(unset)");
-        printf("# P: best single call of %d rounds x blocks >= %.2f s (%s); load average at "
+        printf("# P: %s of %d rounds x blocks >= %.2f s (%s); load average at "
                "start %.2f%s\n",
-               g.run.rounds, g.run.min_s, bench_cpu_clock() ? "thread CPU clock" : "wall clock",
+               g.run.mean ? "best block mean per call" : "best single call", g.run.rounds,
+               g.run.min_s, bench_cpu_clock() ? "thread CPU clock" : "wall clock",
                bench_load1(), logging ? "; PDNN_LOGINFO_DBG=1: times include logging" : "");
         printf("# GFLOP/s = 2*N*K*C/g*prod(out)*prod(kernel) / time; FWD_B = "
                "ConvolutionBiasActivationForward (identity)\n");

@@ -597,6 +597,12 @@ static int parse_run_opt(const char *tok, const char *next, bool *used_next, ben
     if (!strcmp(tok, "-c")) return o->cpu_clock = true, 1;
     if (!strcmp(tok, "--csv")) return o->csv = true, 1;
     if (!strcmp(tok, "--list")) return o->list = true, 1;
+    if (!strncmp(tok, "--timing=", 9)) {
+        if (strcmp(tok + 9, "best") && strcmp(tok + 9, "mean"))
+            return fail(err, errn, "bad --timing '%s' (best or mean)", tok + 9);
+        o->mean = !strcmp(tok + 9, "mean");
+        return 1;
+    }
     if (!strncmp(tok, "--index=", 8)) {
         long i = strtol(tok + 8, &end, 10);
         if (end == tok + 8 || *end || i < 1 || i > 1000000)

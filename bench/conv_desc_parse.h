@@ -115,13 +115,15 @@ typedef struct {
 
 /* Options of a whole run, shared by the drivers (anywhere on the line):
  * -c (thread CPU clock), -r N / --rounds=N (default 3), -m S / --min-time=S (seconds
- * per timed block, default 0.25), --csv, --list (print the problems, run nothing),
+ * per timed block, default 0.25), --timing=best|mean (a round's time: its best single
+ * call, the default, or the mean of its block's calls; the best round is reported), --csv, --list (print the problems, run nothing),
  * --index=I (run only the I-th problem, 1-based), --tol=X (relative error bound of
  * --mode=C instead of the per-algorithm default). */
 typedef struct {
     int rounds;
     double min_s;
     bool cpu_clock, csv, list;
+    bool mean;  /* --timing=mean */
     int index;  /* 0: every problem */
     double tol; /* < 0: the driver's default */
 } bench_run_opts;

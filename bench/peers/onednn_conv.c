@@ -279,7 +279,7 @@ static int count_reorders(const peer *p)
     return n;
 }
 
-/* The timed calls of mode P (bench_best_call_s; arg is the peer): the convolution, and
+/* The timed calls of mode P (bench_block_call_s; arg is the peer): the convolution, and
  * the reorders in and out. */
 static void timed_conv(void *arg) { run_conv(arg); }
 
@@ -330,11 +330,11 @@ static void mode_p(const bench_run_opts *o, peer *p, int thr, tally *t)
     bool any_reorder = count_reorders(p) > 0;
     for (int r = 0; r < o->rounds; r++) {
         bench_pause_ms(20);
-        double x = bench_best_call_s(timed_conv, p, o->min_s);
+        double x = bench_block_call_s(timed_conv, p, o->min_s, o->mean);
         if (x < best) best = x;
         if (any_reorder) {
             bench_pause_ms(20);
-            x = bench_best_call_s(timed_reorders, p, o->min_s / 2);
+            x = bench_block_call_s(timed_reorders, p, o->min_s / 2, o->mean);
             if (x < rbest) rbest = x;
         }
     }
@@ -412,8 +412,9 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: pdnn-bench-onednn [--mode=P|C] [--dir=FWD_D|FWD_B|BWD_D|BWD_W] "
                    "[--tag=nchw|nhwc] [--mb=N] [-t 1,2]\n"
-                   "                         [-c] [-r ROUNDS] [-m SECONDS] [--tol=X] [--csv] "
-                   "[--list] [--index=I] [--batch=FILE] PROBLEM...\n"
+                   "                         [-c] [-r ROUNDS] [-m SECONDS] [--timing=best|mean] "
+                   "[--tol=X] [--csv]\n"
+                   "                         [--list] [--index=I] [--batch=FILE] PROBLEM...\n"
                    "See bench/README.md.\n");
             return 0;
         }
@@ -488,9 +489,10 @@ int main(int argc, char **argv)
                date, v->major, v->minor, v->patch, dnnl_runtime2str(v->cpu_runtime),
                dnnl_cpu_isa2str(dnnl_get_effective_cpu_isa()), njobs);
         printf("# cpu: %s, %ld online\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-        printf("# P: best single call of %d rounds x blocks >= %.2f s (%s); load average at "
+        printf("# P: %s of %d rounds x blocks >= %.2f s (%s); load average at "
                "start %.2f\n",
-               o.rounds, o.min_s, bench_cpu_clock() ? "thread CPU clock" : "wall clock",
+               o.mean ? "best block mean per call" : "best single call", o.rounds, o.min_s,
+               bench_cpu_clock() ? "thread CPU clock" : "wall clock",
                bench_load1());
         printf("# ms: the primitive alone; reorder ms: one pass of the n reorders from/to the "
                "plain layout; algorithm convolution_auto\n");
