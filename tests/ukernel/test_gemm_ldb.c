@@ -4,7 +4,9 @@
  * oracle on small integers (exact); C's cells outside the tile and its row gaps stay
  * unwritten; B's rows end exactly at nr in the last row (no read past it under ASan);
  * the prefetch pointer changes nothing. On random data each kernel gives the bits of
- * the packed micro-kernel of its ISA (gemm_ukernels.h). Each kernel this CPU runs is
+ * the packed micro-kernel of its ISA (gemm_ukernels.h). A kernel's copying form (6 x 64
+ * AVX-512) gives the bits of the kernel and writes exactly B's kc x nr cells to its
+ * panel (rows NR apart; the other cells and the row past kc stay unwritten). Each kernel this CPU runs is
  * tested, and the selection follows PDNN_MAX_CPU_ISA. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -22,15 +24,16 @@ typedef struct {
     int mr, nr;
     pdnn_f32_gemm_ldb_ukernel_fn ldb;
     pdnn_f32_gemm_ukernel_fn packed;
+    pdnn_f32_gemm_ldb_copy_ukernel_fn copy; /* the copying form, or NULL */
 } kern;
 
 static const kern kerns[] = {
     {"6x8__scalar", PDNN_ISA_SCALAR, 6, 8, pdnn_f32_gemm_ldb_ukernel_6x8__scalar,
-     pdnn_f32_gemm_ukernel_6x8__scalar},
+     pdnn_f32_gemm_ukernel_6x8__scalar, NULL},
     {"6x16__avx2_fma", PDNN_ISA_AVX2, 6, 16, pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma,
-     pdnn_f32_gemm_ukernel_6x16__avx2_fma},
+     pdnn_f32_gemm_ukernel_6x16__avx2_fma, NULL},
     {"6x64__avx512", PDNN_ISA_AVX512, 6, 64, pdnn_f32_gemm_ldb_ukernel_6x64__avx512,
-     pdnn_f32_gemm_ukernel_6x64__avx512},
+     pdnn_f32_gemm_ukernel_6x64__avx512, pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512},
 };
 
 #define SENT 777.0f
@@ -81,6 +84,27 @@ static void run(const kern *K, int mr, int nr, int kc, int amode, float alpha, f
         }
     TU_CHECK(bad == 0, "%s mr %d nr %d kc %d amode %d alpha %g beta %g: %d bad cells",
              K->name, mr, nr, kc, amode, alpha, beta, bad);
+    /* the copying form: the same bits in C, B's tile in the panel, nothing else */
+    if (K->copy) {
+        const size_t pn = (size_t)(kc + 1) * (size_t)K->nr;
+        float *pan = malloc(pn * sizeof(float)), *c3 = malloc(cn * sizeof(float));
+        for (size_t i = 0; i < pn; i++) pan[i] = SENT;
+        memcpy(c3, c0, cn * sizeof(float));
+        K->copy((size_t)mr, (size_t)nr, (size_t)kc, a, rs_a, cs_a, b, ldb, c3, ldc, alpha, beta,
+                with_pf ? b : NULL, with_pf ? (size_t)(kc / (1 + nr % 3)) : 0, pan);
+        TU_CHECK(memcmp(c, c3, cn * sizeof(float)) == 0, "%s copy mr %d nr %d kc %d: C differs from the kernel's",
+                 K->name, mr, nr, kc);
+        int pbad = 0;
+        for (int k = 0; k <= kc; k++)
+            for (int j = 0; j < K->nr; j++) {
+                const float want = k < kc && j < nr && mr > 0 ? b[k * ldb + j] : SENT;
+                const float got = pan[k * K->nr + j];
+                if (!(got == want || (isnan(got) && isnan(want)))) pbad++;
+            }
+        TU_CHECK(pbad == 0, "%s copy mr %d nr %d kc %d: %d bad panel cells", K->name, mr, nr, kc, pbad);
+        free(pan);
+        free(c3);
+    }
     /* the packed kernel of the same ISA on the same data: the same bits */
     if (!ints && kc > 0 && mr > 0 && nr > 0) {
         float *bp = calloc((size_t)kc * (size_t)K->nr, sizeof(float));

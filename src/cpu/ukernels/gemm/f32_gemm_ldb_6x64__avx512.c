@@ -1,9 +1,11 @@
 /* f32 ldb GEMM micro-kernel, 6 x 64 tile, AVX-512F: the arithmetic and register use of
- * pdnn_f32_gemm_ukernel_6x64__avx512 with B rows read in place (masked last vector).
+ * pdnn_f32_gemm_ukernel_6x64__avx512 with B rows read in place (masked last vector); and
+ * its copying form (pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512).
  * Contract in gemm_ldb_ukernels.h. */
 #include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
 
 #define UK_FN pdnn_f32_gemm_ldb_ukernel_6x64__avx512
+#define UK_FN_COPY pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512
 #define UK_T float
 #define UK_MR 6
 #define UK_NV 4

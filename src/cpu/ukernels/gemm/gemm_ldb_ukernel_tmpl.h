@@ -14,7 +14,7 @@ static inline __attribute__((always_inline)) void
 uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         const UK_T *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a, const UK_T *restrict b,
         ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf,
-        size_t pfn)
+        size_t pfn, const int cp, UK_T *restrict bc)
 {
     if (!pf) pfn = 0;
     /* one prefetched row every pfe steps, the first at step 0 */
@@ -31,7 +31,14 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         UK_UNROLL for (int j = 0; j < UK_NV; j++) {
             if (j >= nv) break;
             bv[j] = masked && j == nv - 1 ? VMLOADZ(mk, b + UK_W * j) : VLOADU(b + UK_W * j);
+            if (cp) { /* the copy's row k (UK_NR apart), the tile's columns only */
+                if (masked && j == nv - 1)
+                    VMSTORE(bc + UK_W * j, mk, bv[j]);
+                else
+                    VSTOREU(bc + UK_W * j, bv[j]);
+            }
         }
+        if (cp) bc += UK_NR;
         if (pfn && cnt-- == 0) {
             UK_UNROLL for (int l = 0; l < (UK_LINES > 0 ? UK_LINES : 1); l++)
                 _mm_prefetch((const char *)pf + 64 * l, _MM_HINT_T1);
@@ -68,40 +75,73 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
     }
 }
 
-#define UK_CASE(n)                                                                        \
+#define UK_CASE(n, cp)                                                                    \
     case n:                                                                               \
         if (rem)                                                                          \
-            uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn); \
+            uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
+                    cp, bc);                                                              \
         else                                                                              \
-            uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn); \
+            uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
+                    cp, bc);                                                              \
         break
+
+#if UK_NV > 4
+#error "gemm_ldb_ukernel_tmpl.h: at most 4 B vectors a tile"
+#endif
+#if UK_NV >= 4
+#define UK_CASE4(cp) UK_CASE(4, cp);
+#else
+#define UK_CASE4(cp)
+#endif
+#if UK_NV >= 3
+#define UK_CASE3(cp) UK_CASE(3, cp);
+#else
+#define UK_CASE3(cp)
+#endif
+#if UK_NV >= 2
+#define UK_CASE2(cp) UK_CASE(2, cp);
+#else
+#define UK_CASE2(cp)
+#endif
+#define UK_SWITCH(cp)                                                                     \
+    do {                                                                                  \
+        if (mr == 0 || nr == 0) return;                                                   \
+        if (nr > UK_NR) nr = UK_NR;                                                       \
+        const size_t rem = nr % UK_W, nv = (nr + UK_W - 1) / UK_W;                        \
+        const VMASK mk = VMASK_FIRST(rem ? rem : 1);                                      \
+        switch (nv) {                                                                     \
+            UK_CASE4(cp)                                                                  \
+            UK_CASE3(cp)                                                                  \
+            UK_CASE2(cp)                                                                  \
+        default:                                                                          \
+            UK_CASE(1, cp);                                                               \
+        }                                                                                 \
+    } while (0)
 
 void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
            ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
            ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn)
 {
-    if (mr == 0 || nr == 0) return;
-    if (nr > UK_NR) nr = UK_NR;
-    const size_t rem = nr % UK_W, nv = (nr + UK_W - 1) / UK_W;
-    const VMASK mk = VMASK_FIRST(rem ? rem : 1);
-    switch (nv) {
-#if UK_NV > 4
-#error "gemm_ldb_ukernel_tmpl.h: at most 4 B vectors a tile"
-#endif
-#if UK_NV >= 4
-        UK_CASE(4);
-#endif
-#if UK_NV >= 3
-        UK_CASE(3);
-#endif
-#if UK_NV >= 2
-        UK_CASE(2);
-#endif
-    default:
-        UK_CASE(1);
-    }
+    UK_T *bc = NULL;
+    UK_SWITCH(0);
 }
 
+#ifdef UK_FN_COPY
+/* The same tile, also writing the B it reads to bc (row k at bc + k * UK_NR, columns
+ * j < nr), a contiguous panel later tiles read with ldb = UK_NR. */
+void UK_FN_COPY(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+                ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
+                ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn,
+                UK_T *restrict bc)
+{
+    UK_SWITCH(1);
+}
+#endif
+
+#undef UK_SWITCH
+#undef UK_CASE4
+#undef UK_CASE3
+#undef UK_CASE2
 #undef UK_CASE
 #undef UK_LINES
 #undef UK_NR

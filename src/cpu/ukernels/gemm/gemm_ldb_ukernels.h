@@ -38,6 +38,24 @@ PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_6x8__scalar);
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma);
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_6x64__avx512);
 
+/* The copying form of an ldb kernel: the same tile and arithmetic, and the B it reads
+ * (rows k < kc, columns j < nr) also written to bc[k * NR + j], a contiguous panel that
+ * later tiles read with ldb = NR (aligned, contiguous rows: no loads across cache
+ * lines or pages). bc must not overlap a, b, c; it is written only where B is read. */
+typedef void (*pdnn_f32_gemm_ldb_copy_ukernel_fn)(size_t mr, size_t nr, size_t kc,
+                                                  const float *a, ptrdiff_t rs_a,
+                                                  ptrdiff_t cs_a, const float *b,
+                                                  ptrdiff_t ldb, float *c, ptrdiff_t rs_c,
+                                                  float alpha, float beta, const float *pf,
+                                                  size_t pfn, float *bc);
+void pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc,
+                                                 const float *restrict a, ptrdiff_t rs_a,
+                                                 ptrdiff_t cs_a, const float *restrict b,
+                                                 ptrdiff_t ldb, float *restrict c,
+                                                 ptrdiff_t rs_c, float alpha, float beta,
+                                                 const float *pf, size_t pfn,
+                                                 float *restrict bc);
+
 /* One ldb micro-kernel and its tile. */
 typedef struct {
     const char *name;

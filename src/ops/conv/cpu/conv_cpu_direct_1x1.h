@@ -36,6 +36,12 @@ bool pdnn_conv_1x1_ldb_a_blocked(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir
 /* Short images with many channels on both sides at minibatch > 1: the ldb path runs a
  * chunk of images side by side (both sides copied). */
 bool pdnn_conv_1x1_ldb_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
+/* The ldb path's forward copies B's blocks into contiguous panels as its first row
+ * panel reads them (the copying 6 x 64 kernel, AVX-512, more than 6 output channels, not
+ * row-blocked) because x's rows on that path (x itself, the compact or the batched
+ * copies) are not all 64 bytes apart, for x at a 64-byte aligned address (a misaligned
+ * x is copied too). */
+bool pdnn_conv_1x1_ldb_b_copied(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
 /* x's side goes through compact copies on the ldb path: its output pixels are not
  * contiguous within an image, or some x pixels are read by no output (stride > 1). */
 bool pdnn_conv_1x1_ldb_x_compact(const pdnn_conv_gemm_geom *g);

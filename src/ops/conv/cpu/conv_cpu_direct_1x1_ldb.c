@@ -13,8 +13,11 @@
  * streams in while the block is computed. A's rows contiguous (forward), the last 1-4
  * pixels past whole vectors of the image are GEMV-kernel dot products of A's rows (in L1
  * after the tile) with those pixels' columns of B (backward data: W^T then transposed
- * into whole rows, not packed in panels, so that its rows are contiguous). No packing
- * in the forward, no workspace. A forward
+ * into whole rows, not packed in panels, so that its rows are contiguous). The forward
+ * packs nothing and takes no workspace; where x's rows are not 64 bytes apart (14 x 14
+ * images: 196 floats), the first row panel of each block runs the kernel's copying form,
+ * which also writes the B it reads into contiguous panels on the stack (copy_rows), and
+ * the other row panels read those (whole cache lines, no split loads). A forward
  * filter larger than half of L2 runs in row blocks that stay in L2 across the images
  * (a_blocked), in LDB_TASK_KC blocks.
  *
@@ -63,6 +66,9 @@
 /* Backward data packs W^T when each of its elements serves at least this many pixel
  * panels (below, one pass reads it in place for less). */
 #define LDB_PACK_REUSE 8
+/* Floats of a task's copied block of B, at most (on the stack, 256 KiB: kc rows of
+ * whole panels; the pixel blocks of a copying run are capped to fit). */
+#define LDB_PACK_FLOATS (64 << 10)
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -186,7 +192,35 @@ typedef struct {
     int64_t tail;                     /* last pixels summed by the GEMV kernel */
     bool ablk;                        /* A in row blocks that stay in L2 (a_blocked) */
     bool rmaj;                        /* tasks ordered row block before image */
+    bool bpack;                       /* B's block copied into contiguous panels */
+    pdnn_f32_gemm_ldb_copy_ukernel_fn cpk; /* the kernel's copying form (bpack) */
 } ldb_run;
+
+/* The copying form of the ldb kernel uk, where B's rows are copied (copy_rows): the
+ * forward on AVX-512's 6 x 64 kernel with more than one row panel (the copy is read
+ * again), not where the filter is row-blocked (its block fills half of L2: measured
+ * 2-3% slower with the copy beside it); else NULL. */
+static pdnn_f32_gemm_ldb_copy_ukernel_fn copy_kernel(const pdnn_gemm_ldb_ukernel *uk,
+                                                     pdnn_conv_dir dir, bool ablk, int64_t m)
+{
+    if (uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || dir != PDNN_CONV_FWD || ablk || m <= uk->mr)
+        return NULL;
+    return pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512;
+}
+
+/* B's block is copied into contiguous panels by the first row panel of each block (the
+ * copying kernel) and read from there by the others: where the kernel has a copying form
+ * and B's rows are not all 64-byte aligned (a row of 14 x 14 = 196 pixels: three of four
+ * rows' vectors straddle two cache lines; the kernel alone runs 8% slower on them). Rows
+ * that are aligned are read in place: copying them measured up to 25% slower (56 x 56
+ * images), and so are images of a single pixel panel (7 x 7: its block of B is kept in
+ * L1 and read from there; copied, 1-2.5% slower). Only the shape and the data's
+ * addresses decide, never the thread count; the copy changes no bit. */
+static bool copy_rows(const ldb_run *r)
+{
+    return r->cpk && r->np > r->uk->nr &&
+           ((r->ldb | r->b_ns | r->b_gs) % LDB_VEC != 0 || (uintptr_t)r->b % 64 != 0);
+}
 
 /* Estimated seconds of a split into row blocks of mbr and pixel blocks of pbx with nt
  * threads (static schedule: contiguous runs of tasks): the busiest thread's products,
@@ -226,7 +260,9 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
     /* B's block: an eighth of L2 (the next one arrives beside it), half of it when A
      * is the larger operand (each pixel block reads all of A's rows) */
     const size_t share = r->kc == LDB_TASK_KC ? 8 : 2;
-    const int64_t pmax = max64(1, (int64_t)(l2 / share / ((size_t)(kc * nr) * es))) * nr;
+    int64_t pmax = max64(1, (int64_t)(l2 / share / ((size_t)(kc * nr) * es))) * nr;
+    if (r->bpack) /* the copied block fits its stack buffer */
+        pmax = min64(pmax, max64(1, LDB_PACK_FLOATS / (kc * nr)) * nr);
     const int64_t mfull = max64(cdiv(r->m, mr), 1) * mr;
     r->pbx = cdiv(cdiv(np, cdiv(np, pmax)), LDB_VEC) * LDB_VEC; /* equal blocks */
     r->mbr = mfull;
@@ -314,7 +350,9 @@ static ldb_place ldb_at(const ldb_run *r, int64_t t)
  * rows; per channel block, each row panel of A runs across the pixel panels (B's block
  * stays in L2, C is written along its rows). The calls of a block share out the
  * prefetch of the next block of B (this task's next channel block, else the next
- * task's first), a few rows each, so that it streams in while the block is computed. */
+ * task's first), a few rows each, so that it streams in while the block is computed.
+ * With bpack, the block is copied into contiguous panels (bp) by its first row panel's
+ * calls, which read it in place, and read from there by the others. */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
@@ -327,6 +365,7 @@ static void ldb_task(const ldb_run *r, int64_t t)
     const int64_t pend = P.p1 == r->np ? P.p1 - r->tail : P.p1, ntail = P.p1 - pend;
     const pdnn_gemv_ukernel *gv = ntail ? pdnn_gemv_ukernel_select_f32() : NULL;
     _Alignas(64) float xt[LDB_TAIL_MAX * LDB_KC];
+    _Alignas(64) float bp[LDB_PACK_FLOATS];
     for (int64_t ib = P.i0; ib < P.i1; ib += r->rsub) { /* C's rows stay in L2 */
         const int64_t ie = min64(P.i1, ib + r->rsub);
         const int64_t calls = cdiv(ie - ib, mr) * cdiv(P.p1 - P.p0, nr);
@@ -355,14 +394,23 @@ static void ldb_task(const ldb_run *r, int64_t t)
             for (int64_t i = ib; i < ie; i += mr) {
                 const float *a = ag + (i / mr) * r->a_ps + pc * r->a_cs;
                 float *c = cg + i * r->rs_c;
+                /* with bpack, the first row panel reads B in place and copies it to bp
+                 * (panel after panel, kc rows of nr), the others read the copy */
+                const bool cp = r->bpack && i == ib, inb = !r->bpack || cp;
                 for (int64_t q = P.p0; q < pend; q += nr, call++) {
-                    const float *b = bg + pc * r->ldb + q;
+                    const float *b = inb ? bg + pc * r->ldb + q : bp + (q - P.p0) * kc;
                     const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
                     const bool pf = nb && pan < npn && r0 < nk;
-                    r->uk->f32((size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a,
-                               r->a_rs, r->a_cs, b, r->ldb, c + q, r->rs_c, r->alpha, beff,
-                               pf ? nb + r0 * r->ldb + pan * nr : NULL,
-                               pf ? (size_t)min64(rpc, nk - r0) : 0);
+                    const float *pfp = pf ? nb + r0 * r->ldb + pan * nr : NULL;
+                    const size_t pfn = pf ? (size_t)min64(rpc, nk - r0) : 0;
+                    if (cp)
+                        r->cpk((size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a,
+                               r->a_rs, r->a_cs, b, r->ldb, c + q, r->rs_c, r->alpha, beff, pfp, pfn,
+                               bp + (q - P.p0) * kc);
+                    else
+                        r->uk->f32((size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a,
+                                   r->a_rs, r->a_cs, b, inb ? r->ldb : nr, c + q, r->rs_c, r->alpha, beff,
+                                   pfp, pfn);
                 }
                 for (int64_t j = 0; j < ntail; j++) /* A's rows (in L1 now) dot each tail column */
                     for (int64_t i2 = 0; i2 < min64(mr, ie - i); i2 += gv->mr)
@@ -493,6 +541,7 @@ static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
             rc.n = 1, rc.np = len;
             rc.b = ib, rc.b_ns = 0, rc.b_gs = r->k * len, rc.ldb = len;
             rc.c = ob, rc.c_ns = 0, rc.c_gs = r->m * len, rc.rs_c = len;
+            rc.bpack = copy_rows(&rc);
             ldb_tiles(&rc, g->es, nt);
 #pragma omp for schedule(static)
             for (int64_t t = 0; t < rc.ntasks; t++) ldb_task(&rc, t);
@@ -539,6 +588,22 @@ static const pdnn_gemm_ldb_ukernel *ldb_kernel(int64_t m, int64_t k, bool fwd)
     return uk;
 }
 
+bool pdnn_conv_1x1_ldb_b_copied(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    const int64_t np = g->npix;
+    ldb_run r = {.uk = ldb_kernel(G->kg, G->cg, dir == PDNN_CONV_FWD), .np = np, .b = NULL};
+    r.cpk = copy_kernel(r.uk, dir, pdnn_conv_1x1_ldb_a_blocked(g, dir), G->kg);
+    if (pdnn_conv_1x1_ldb_batched(g, dir)) {
+        r.np = r.ldb = batch_imgs(g) * np, r.b_ns = 0, r.b_gs = G->cg * r.ldb;
+    } else if (pdnn_conv_1x1_ldb_x_compact(g)) {
+        r.ldb = np, r.b_ns = g->g * G->cg * np, r.b_gs = G->cg * np;
+    } else {
+        r.ldb = G->xs[1], r.b_ns = G->xs[0], r.b_gs = G->cg * G->xs[1];
+    }
+    return copy_rows(&r);
+}
+
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt)
 {
@@ -569,6 +634,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     const int64_t bpix = pdnn_conv_1x1_ldb_batched(g, dir) ? batch_imgs(g) * np : np;
     r.ablk = pdnn_conv_1x1_ldb_a_blocked(g, dir);
     r.kc = r.m > bpix && !r.ablk ? LDB_KC : LDB_TASK_KC;
+    r.cpk = copy_kernel(r.uk, dir, r.ablk, r.m);
     if (r.m == 0 || r.n == 0 || np == 0) return;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ws);
     /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
@@ -628,6 +694,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
                     pdnn_conv_1x1_compact_row(g, true, xsrc + (n0 + i / cgt) * G->xs[0] + (i % cgt) * G->xs[1], NULL,
                                 buf + i * np, 1.0f, 0.0f);
             }
+            rc.bpack = copy_rows(&rc);
             ldb_tiles(&rc, g->es, nt);
 #pragma omp for schedule(static)
             for (int64_t t = 0; t < rc.ntasks; t++) ldb_task(&rc, t);
