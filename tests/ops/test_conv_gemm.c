@@ -226,6 +226,29 @@ static void test_edges(pdnnDataType_t t)
     s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
     check_all_dirs(&s, true);
     check_all_dirs(&s, false);
+    /* forward B panels gathered from x at width stride 2 (FLOAT: pack_s2.h), panel by
+     * panel with the next panel's x fetched between row slices of the product (kg 30:
+     * two slices of 24 rows): 2 images of 18 x 18 outputs (11 panels of 64), padding on
+     * both sides, odd input height; NHWC x with a KRSC flipped filter (no fetch);
+     * dilation 2 with groups and a gapped x; height stride 1 with width stride 2; one
+     * column past a panel (the GEMV tail's columns gathered too) */
+    s = tu_conv_shape2d(t, 2, 1, 5, 30, 35, 36, 3, 3, 2, 1, 1);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, -1.0, 0.5);
+    s.xkind = TU_LAYOUT_CHANNELS_LAST;
+    s.krsc = s.flip = true;
+    check_dir(&s, PDNN_CONV_FWD, true, 2.0, 0.0);
+    s = tu_conv_shape2d(t, 3, 2, 4, 13, 21, 20, 3, 3, 2, 2, 2);
+    s.xkind = TU_LAYOUT_GAPPED;
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 1.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 1.0, 0.0);
+    s = tu_conv_shape2d(t, 2, 1, 3, 8, 9, 30, 3, 5, 1, 2, 1);
+    s.str[1] = 2; /* width */
+    tu_conv_finish_shape(&s);
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    s = tu_conv_shape2d(t, 1, 1, 3, 7, 25, 9, 3, 3, 2, 1, 1); /* 65 columns: a GEMV tail */
+    check_dir(&s, PDNN_CONV_FWD, true, 1.0, 0.0);
+    check_dir(&s, PDNN_CONV_FWD, false, 1.0, -1.0);
     /* forward with B read in place (few output channels, padded grid rows at most 1/16
      * wider than the output rows): stride 2 (33-wide phase rows, 32 outputs), groups at
      * stride 1, two K blocks (288 taps), 1-d, y with gaps, row tiles past Q */

@@ -10,7 +10,8 @@
  * within one output row the columns of a tap read the padded plane at a fixed step (the
  * stride; the padded planes are stored split into stride phases, which makes that
  * step 1: conv_cpu_gemm.h), so a panel is a few contiguous runs per tap
- * (src/cpu/ukernels/pack). With
+ * (src/cpu/ukernels/pack). f32 layers of width stride 2 skip the padded copy: their
+ * panels are gathered from x itself (direct_s2 below). With
  * enough panels for the threads, each thread packs a panel and multiplies it by the
  * whole filter while it is in its cache; otherwise threads split the packing by panel
  * and the product by output tile. A chunk's last few columns (at most 32 past its full
@@ -28,8 +29,9 @@
  *
  * Workspace: the tap offsets, the packed filter (~ K * T elements; none for few columns,
  * where the filter is read in place), one chunk of padded images (<= ~512 KiB unless
- * one image is larger) and one chunk of packed columns (<= ~4 MiB unless a single panel
- * is larger). */
+ * one image is larger; none for direct_s2, which has its tap table instead) and one
+ * chunk of packed columns (<= ~4 MiB unless a single panel is larger; in the
+ * panel-at-a-time order each thread reuses one panel's slot of it). */
 #include <string.h>
 
 #include "ops/conv/cpu/conv_cpu_gemm.h"
@@ -37,6 +39,7 @@
 #include "core/registry.h"
 #include "cpu/ukernels/gemm/gemv_ukernels.h"
 #include "cpu/ukernels/pack/pack_runs.h"
+#include "cpu/ukernels/pack/pack_s2.h"
 #include "cpu/ukernels/transpose/transpose.h"
 
 
@@ -46,6 +49,7 @@ typedef struct {
     char *wp;                /* packed W, group g at wp + g * apg elements */
     char *pad;               /* one chunk of padded images */
     char *bp;                /* one chunk of packed columns */
+    pdnn_pack_s2_tap *s2t;   /* the taps of the stride-2 row packer (direct_s2) */
 } fwd_bufs;
 
 static int64_t fwd_chunk(const pdnn_conv_gemm_geom *g)
@@ -123,6 +127,29 @@ static bool use_bo(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *p
     return (pg->q[2] - g->geo.out[2]) * BO_WASTE <= pg->q[2];
 }
 
+/* ---- B packed straight from x at width stride 2
+ *
+ * The padded copy of a stride-2 layer is its input dealt into two column phases: one
+ * more pass over x, and a chunk of padded images larger than L2 for the run packer to
+ * read (ResNet-50's 3 x 3 stride-2 layers at minibatch 32, 1 thread: padding and phase
+ * split 8-11% of the time, the run packer 6-13%). f32 panels are instead gathered from
+ * x itself by the stride-2 row packer (src/cpu/ukernels/pack/pack_s2.h: lane offsets
+ * shared by every tap, the padding masked to zeros; any column stride, so NHWC too);
+ * no padded copy is made and the columns are chunked over the whole batch. In the
+ * panel-at-a-time order, the next panel's x (NCHW rows: a few lines per channel, a
+ * plane apart, which the hardware prefetchers miss) is prefetched into L2 in slices
+ * between row blocks of the current panel's product, which hides its latency (1
+ * thread, res3a_branch2b: 62.4 -> 60.1 ms). The panels hold the same values as the
+ * padded path's: same sums, same bits. 1 thread, minibatch 32, ResNet-50
+ * res3a/res4a/res5a_branch2b: 65.3/60.8/59.6 -> 60.1/57.2/54.8 ms. */
+/* Row blocks of the product between two slices of the next panel's fetch. */
+#define S2_SLICE_BLOCKS 4
+static bool direct_s2(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg, bool wt)
+{
+    return g->es == sizeof(float) && !wt && g->taps > 0 && g->geo.str[2] == 2 &&
+           !use_bo(g, pg, wt);
+}
+
 /* Elements past the last image a tile may read: its lanes past the image's last pixel
  * (< nr), the grid columns past Q of the last row (< q[2]) and, for a tile stored
  * directly, its B shifted by up to nr lanes. */
@@ -141,9 +168,13 @@ static void fwd_layout(const pdnn_conv_gemm_geom *g, bool wt, pdnn_conv_gemm_are
     b->wp = pdnn_conv_gemm_take(
         a, pack_filter(g) ? pdnn_conv_gemm_mul3(g->g, g->geo.kg + PDNN_GEMM_MR_MAX, g->taps) : 0,
         g->es);
+    const bool s2 = direct_s2(g, &pg, wt);
+    b->s2t = pdnn_conv_gemm_take(
+        a, s2 ? pdnn_conv_gemm_mul3(g->taps, sizeof(pdnn_pack_s2_tap) / sizeof(int64_t), 1) : 0,
+        sizeof(int64_t));
     int64_t pimg = pg.img < 0 ? -1 : pdnn_conv_gemm_mul3(pad_images(g, &pg), pg.img, 1);
     if (pimg >= 0 && use_bo(g, &pg, wt)) pimg += bo_slack(g, &pg);
-    b->pad = pdnn_conv_gemm_take(a, pimg, g->es);
+    b->pad = pdnn_conv_gemm_take(a, s2 ? 0 : pimg, g->es);
     b->bp = pdnn_conv_gemm_take(a, pdnn_conv_gemm_mul3(1, fwd_chunk(g) + PDNN_GEMM_NR_MAX,
                                                        g->taps),
                                 g->es);
@@ -176,16 +207,31 @@ static bool fwd_supports(const void *prob, const char **why)
 
 #define PDNN_INLINE static inline __attribute__((always_inline))
 
+/* Where the B panels are packed from: the chunk of padded images (pad: the buffer, or
+ * x's images when they are the copies) read as runs at the tap offsets poff, or, with
+ * s2 (direct_s2), x itself through the stride-2 row packer. */
+typedef struct {
+    const pdnn_conv_gemm_padgeom *pg;
+    const int64_t *poff;
+    pdnn_pack_runs_fn copy;
+    const char *pad;
+    pdnn_f32_pack_s2_fn s2;
+    const pdnn_pack_s2_tap *s2taps;
+    const float *x;
+    int64_t xn; /* x's span in elements (what the fetches may touch) */
+    int64_t s2h[2];
+    int64_t tlo, thi; /* the taps' offsets from a run's origin: least and most (rows, col) */
+} fwd_src;
+
 /* B panel of columns col0 .. col0 + ncol - 1 (image-chunk local) of group grp from the
  * padded chunk: dst[t * nr + j] = pad[poff[t] + base(col0 + j)]. */
-PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                           const int64_t *poff,
-                           pdnn_pack_runs_fn copy, const char *pad, int64_t grp, int64_t col0,
-                           int64_t ncol, int nr, char *dst, size_t es)
+PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp,
+                           int64_t col0, int64_t ncol, int nr, char *dst, size_t es)
 {
     /* run r: lanes j0 .. j0 + len - 1 read the padded buffer at base + l (planes split
      * into stride phases: output pixel o[2] + 1 reads one element further for every
      * tap) */
+    const pdnn_conv_gemm_padgeom *pg = sr->pg;
     pdnn_pack_run runs[PDNN_GEMM_NR_MAX];
     int nrun = 0;
     {
@@ -214,18 +260,114 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_pa
             }
         }
     }
-    copy(es, g->taps, poff, pad, nrun, runs, ncol, nr, dst);
+    sr->copy(es, g->taps, sr->poff, sr->pad, nrun, runs, ncol, nr, dst);
+}
+
+/* The same panel read from x by the stride-2 row packer (f32): one run per output row
+ * the columns meet, at that row's origin in x. */
+static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp, int64_t col0,
+                    int64_t ncol, int nr, float *dst)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    pdnn_pack_s2_run runs[PDNN_GEMM_NR_MAX];
+    int nrun = 0;
+    int64_t o[3];
+    int64_t ni = col0 / g->npix;
+    pdnn_conv_gemm_pix(g, col0 % g->npix, o);
+    for (int64_t j = 0; j < ncol;) {
+        const int64_t len0 = G->out[2] - o[2];
+        const int64_t len = len0 < ncol - j ? len0 : ncol - j;
+        pdnn_pack_s2_run *r = &runs[nrun++];
+        r->j0 = j;
+        r->len = len;
+        r->row[0] = o[0] * G->str[0] - G->pad[0];
+        r->row[1] = o[1] * G->str[1] - G->pad[1];
+        r->col = o[2] * 2 - G->pad[2];
+        r->base = ni * G->xs[0] + grp * G->cg * G->xs[1] + r->row[0] * G->xs[2] +
+                  r->row[1] * G->xs[3];
+        j += len;
+        o[2] += len;
+        if (o[2] == G->out[2]) {
+            o[2] = 0;
+            if (++o[1] == G->out[1]) {
+                o[1] = 0;
+                if (++o[0] == G->out[0]) {
+                    o[0] = 0;
+                    ni++;
+                }
+            }
+        }
+    }
+    sr->s2(g->taps, sr->s2taps, sr->x, G->xs[4], sr->s2h, G->in[2], nrun, runs, ncol, nr, dst);
+}
+
+/* The next panel's x, fetched into L2 while the current one is multiplied: the
+ * stride-2 packer reads x where it lies, and a panel's rows (all its channels, a few
+ * kilobytes apart) come from memory in short runs the hardware prefetchers do not
+ * follow; fetched in slices between the row blocks of the current panel's product,
+ * their latency is hidden by it. Ranges of x offsets (channel 0 of the group) the
+ * panel's runs read, at most one per run, merged when they overlap. */
+static int s2_ranges(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp, int64_t col0,
+                     int64_t ncol, int64_t *lo, int64_t *hi)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    int n = 0;
+    int64_t o[3];
+    int64_t ni = col0 / g->npix;
+    pdnn_conv_gemm_pix(g, col0 % g->npix, o);
+    for (int64_t j = 0; j < ncol;) {
+        const int64_t len0 = G->out[2] - o[2];
+        const int64_t len = len0 < ncol - j ? len0 : ncol - j;
+        const int64_t base = ni * G->xs[0] + grp * G->cg * G->xs[1] +
+                             (o[0] * G->str[0] - G->pad[0]) * G->xs[2] +
+                             (o[1] * G->str[1] - G->pad[1]) * G->xs[3] + o[2] * 2 - G->pad[2];
+        const int64_t a = base + sr->tlo, b = base + sr->thi + 2 * len;
+        if (n > 0 && a <= hi[n - 1] + 16) {
+            if (b > hi[n - 1]) hi[n - 1] = b;
+        } else {
+            lo[n] = a;
+            hi[n++] = b;
+        }
+        j += len;
+        o[2] += len;
+        if (o[2] == G->out[2]) {
+            o[2] = 0;
+            if (++o[1] == G->out[1]) {
+                o[1] = 0;
+                if (++o[0] == G->out[0]) {
+                    o[0] = 0;
+                    ni++;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* Channels c0 .. c1 - 1 of those ranges into L2. */
+static void s2_fetch(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int n, const int64_t *lo,
+                     const int64_t *hi, int64_t c0, int64_t c1)
+{
+    for (int64_t c = c0; c < c1; c++)
+        for (int i = 0; i < n; i++) {
+            int64_t a = lo[i] + c * g->geo.xs[1], b = hi[i] + c * g->geo.xs[1];
+            if (a < 0) a = 0;
+            if (b > sr->xn) b = sr->xn;
+            if (a >= b) continue;
+            for (; a < b; a += 16) __builtin_prefetch(sr->x + a, 0, 2);
+        }
 }
 
 /* Packs one B panel (either element type). */
-static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                       const int64_t *poff, pdnn_pack_runs_fn copy,
-                       const char *pad, int64_t grp, int64_t col0, int64_t ncol, char *dst)
+static void pack_panel(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp,
+                       int64_t col0, int64_t ncol, char *dst)
 {
-    if (g->es == sizeof(float))
-        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, g->uk->nr, dst, sizeof(float));
+    if (sr->s2)
+        pack_s2(g, sr, grp, col0, ncol, g->uk->nr, (float *)dst);
+    else if (g->es == sizeof(float))
+        pack_runs(g, sr, grp, col0, ncol, g->uk->nr, dst, sizeof(float));
     else
-        pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, g->uk->nr, dst, sizeof(double));
+        pack_runs(g, sr, grp, col0, ncol, g->uk->nr, dst, sizeof(double));
 }
 
 /* The GEMV tail: a chunk's last few columns (at most GEMV_TAIL past its full panels),
@@ -239,15 +381,17 @@ static void pack_panel(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeo
  * T, then a fixed tree), exact on small integers and independent of the thread count. */
 #define GEMV_TAIL 4
 
-static void pack_cols(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_padgeom *pg,
-                      const int64_t *poff, pdnn_pack_runs_fn copy, const char *pad, int64_t grp,
+static void pack_cols(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp,
                       int64_t col0, int64_t ncol, char *dst)
 {
     /* packed as a panel ncol wide (runs along the pixels), after the columns' place in
      * the slot (which holds T x nr elements), then transposed into it */
     const int64_t T = g->taps;
     float *tmp = (float *)dst + GEMV_TAIL * T;
-    pack_runs(g, pg, poff, copy, pad, grp, col0, ncol, (int)ncol, (char *)tmp, sizeof(float));
+    if (sr->s2)
+        pack_s2(g, sr, grp, col0, ncol, (int)ncol, tmp);
+    else
+        pack_runs(g, sr, grp, col0, ncol, (int)ncol, (char *)tmp, sizeof(float));
     pdnn_f32_transpose_select()((size_t)T, (size_t)ncol, tmp, (ptrdiff_t)ncol, (float *)dst,
                                 (ptrdiff_t)T);
 }
@@ -332,17 +476,15 @@ static const pdnn_gemm_ukernel *tail_kernel(const pdnn_conv_gemm_geom *g)
  * panel of the general tile, or, with gt (the geometry with the tail tile), panels of
  * the tail tile's width one after the other. */
 static void pack_slot(const pdnn_conv_gemm_geom *g, const pdnn_conv_gemm_geom *gt,
-                      const pdnn_conv_gemm_padgeom *pg, const int64_t *poff,
-                      pdnn_pack_runs_fn copy, const char *pad, int64_t grp, int64_t col0,
-                      int64_t ncol, char *dst)
+                      const fwd_src *sr, int64_t grp, int64_t col0, int64_t ncol, char *dst)
 {
     if (!gt) {
-        pack_panel(g, pg, poff, copy, pad, grp, col0, ncol, dst);
+        pack_panel(g, sr, grp, col0, ncol, dst);
         return;
     }
     const int tn = gt->uk->nr;
     for (int64_t j = 0; j < ncol; j += tn)
-        pack_panel(gt, pg, poff, copy, pad, grp, col0 + j, ncol - j < tn ? ncol - j : tn,
+        pack_panel(gt, sr, grp, col0 + j, ncol - j < tn ? ncol - j : tn,
                    dst + j * g->taps * (int64_t)g->es);
 }
 
@@ -471,6 +613,38 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
     const bool whole = pdnn_conv_gemm_pad_is_copy(&g, &pg); /* images copied whole */
     const bool packa = apre != NULL || pack_filter(&g);
     const bool bo = use_bo(&g, &pg, wt);
+    const bool s2 = direct_s2(&g, &pg, wt);
+    int64_t xspan = 1; /* x's span: its last element's offset + 1 (strides positive) */
+    if (s2) {
+        const pdnn_conv_geom3 *G = &g.geo;
+        xspan += (g.n - 1) * G->xs[0] + (g.g * G->cg - 1) * G->xs[1];
+        for (int d = 0; d < 3; d++) xspan += (G->in[d] - 1) * G->xs[2 + d];
+    }
+    int64_t xlo = 0, xhi = 0; /* the taps' least and most offsets from a run's origin */
+    if (s2) /* the taps split into row offset, outer offsets and column */
+        for (int64_t t = 0; t < g.taps; t++) {
+            pdnn_conv_gemm_tap tap;
+            pdnn_conv_gemm_taps_range(p, &g, t, 1, &tap);
+            b.s2t[t].off = tap.off - tap.e[2] * g.geo.xs[4];
+            b.s2t[t].row[0] = tap.e[0];
+            b.s2t[t].row[1] = tap.e[1];
+            b.s2t[t].col = tap.e[2];
+            b.s2t[t].cls = g.cmajor ? t % g.ks : t / g.geo.cg; /* the spatial tap */
+        }
+    if (s2) {
+        /* over the spatial offsets only (channel 0): rows and columns */
+        int64_t r0[2] = {0, 0}, r1[2] = {0, 0}, c0 = 0, c1 = 0;
+        for (int64_t t = 0; t < g.taps; t++) {
+            for (int d = 0; d < 2; d++) {
+                if (b.s2t[t].row[d] < r0[d] || t == 0) r0[d] = b.s2t[t].row[d];
+                if (b.s2t[t].row[d] > r1[d] || t == 0) r1[d] = b.s2t[t].row[d];
+            }
+            if (b.s2t[t].col < c0 || t == 0) c0 = b.s2t[t].col;
+            if (b.s2t[t].col > c1 || t == 0) c1 = b.s2t[t].col;
+        }
+        xlo = r0[0] * g.geo.xs[2] + r0[1] * g.geo.xs[3] + c0;
+        xhi = r1[0] * g.geo.xs[2] + r1[1] * g.geo.xs[3] + c1 + 1;
+    }
     if (wt) {
         /* tap (k, spatial r) of output channel c reads the original filter at
          * k * ws[0] + c * ws[1] + r . ws[2..]; taps in (k, spatial) order */
@@ -496,7 +670,8 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                                           nr >= 2 * GEMV_TAIL /* pack_cols' room */
                                       ? pdnn_gemv_ukernel_select_f32()
                                       : NULL;
-    const int64_t nbi = pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
+    /* images per chunk: all of them when nothing is padded */
+    const int64_t nbi = s2 ? g.n : pad_images(&g, &pg), nich = (g.n + nbi - 1) / nbi;
     const int64_t chunk = fwd_chunk(&g);
     const char *x = arg->src, *w = arg->wei;
     /* A: packed panels; or the filter read in place: its rows, or, read transposed
@@ -551,7 +726,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
              * padding, packed images one after the other; the packers read nothing
              * past a run), else the buffer */
             const char *padc = b.pad;
-            if (T > 0 && whole && (nimg == 1 || g.geo.xs[0] == pg.img)) {
+            if (s2) {
+                /* nothing padded: the packer reads x */
+            } else if (T > 0 && whole && (nimg == 1 || g.geo.xs[0] == pg.img)) {
                 padc = x + n0 * g.geo.xs[0] * (int64_t)es;
             } else if (T > 0 && whole) {
 #pragma omp for schedule(static)
@@ -567,6 +744,9 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                                              ic > 0);
                 }
             }
+            fwd_src src = {&pg, b.poff, copy, padc, NULL, b.s2t, (const float *)x, xspan,
+                           {g.geo.in[0], g.geo.in[1]}, xlo, xhi};
+            if (s2) src.s2 = pdnn_f32_pack_s2_select();
             if (bo) {
                 fwd_bo_chunk(&g, &pg, b.poff, b.pad, n0, nimg, packa ? wp : w,
                              packa ? apg : wgs, packa, y, alpha, beta);
@@ -581,12 +761,20 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                 if (npan >= 4 * nt && filter_fits(&g)) {
                     /* enough panels for every thread: each packs a panel and multiplies
                      * it by the whole filter at once, while it sits in its cache */
+                    /* each thread packs its panels into one slot of the buffer, its own
+                     * (npan >= nt slots): the slot stays in its L2 from panel to panel, where a
+                     * slot per panel would bring each panel's lines in from memory to be
+                     * written (the buffer is larger than L2) */
+                    int64_t tid = 0;
+#ifdef _OPENMP
+                    tid = omp_get_thread_num();
+#endif
+                    char *dst = b.bp + tid * T * nr * (int64_t)es;
 #pragma omp for schedule(static)
                     for (int64_t q = 0; q < npan; q++) {
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
-                        char *dst = b.bp + q * T * nr * (int64_t)es;
                         if (gv && n <= GEMV_TAIL) {
-                            pack_cols(&g, &pg, b.poff, copy, padc, grp, col0 + q * nr, n, dst);
+                            pack_cols(&g, &src, grp, col0 + q * nr, n, dst);
                             gemv_tail(&g, gv, (const float *)a_at(grp, 0), (const float *)dst,
                                       (float *)y, grp, 0, kg, gcol0 + q * nr, n, (float)alpha,
                                       (float)beta);
@@ -594,10 +782,28 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                         }
                         const pdnn_conv_gemm_geom *gq = gtail.uk && n <= TAIL_MAX ? &gtail : &g;
                         if (T > 0)
-                            pack_slot(&g, gq == &g ? NULL : gq, &pg, b.poff, copy, padc, grp,
+                            pack_slot(&g, gq == &g ? NULL : gq, &src, grp,
                                       col0 + q * nr, n, dst);
-                        fwd_block(gq, a_at(grp, 0), a_ps, ako, dst, y, grp, 0, kg, gcol0 + q * nr, n,
-                                  alpha, beta);
+                        const int64_t nxt = col0 + (q + 1) * nr; /* the next panel */
+                        if (!s2 || nxt >= icols || g.geo.xs[4] != 1) {
+                            fwd_block(gq, a_at(grp, 0), a_ps, ako, dst, y, grp, 0, kg,
+                                      gcol0 + q * nr, n, alpha, beta);
+                            continue;
+                        }
+                        /* the product by row slices, each followed by a slice of the next
+                         * panel's channels fetched (the same sums: a y element's sum lies
+                         * within one row block) */
+                        int64_t rlo[PDNN_GEMM_NR_MAX], rhi[PDNN_GEMM_NR_MAX];
+                        const int nrg = s2_ranges(&g, &src, grp, nxt,
+                                                  icols - nxt < nr ? icols - nxt : nr, rlo, rhi);
+                        const int64_t sl = S2_SLICE_BLOCKS * mr, ns = (kg + sl - 1) / sl;
+                        for (int64_t si = 0; si < ns; si++) {
+                            const int64_t i0 = si * sl, mm = kg - i0 < sl ? kg - i0 : sl;
+                            fwd_block(gq, a_at(grp, i0), a_ps, ako, dst, y, grp, i0, mm,
+                                      gcol0 + q * nr, n, alpha, beta);
+                            s2_fetch(&g, &src, nrg, rlo, rhi, g.geo.cg * si / ns,
+                                     g.geo.cg * (si + 1) / ns);
+                        }
                     }
                     continue;
                 }
@@ -607,10 +813,10 @@ pdnnStatus_t pdnn_conv_gemm_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_
                         const int64_t n = ncol - q * nr < nr ? ncol - q * nr : nr;
                         char *dst = b.bp + q * T * nr * (int64_t)es;
                         if (gv && n <= GEMV_TAIL)
-                            pack_cols(&g, &pg, b.poff, copy, padc, grp, col0 + q * nr, n, dst);
+                            pack_cols(&g, &src, grp, col0 + q * nr, n, dst);
                         else
-                            pack_slot(&g, gtail.uk && n <= TAIL_MAX ? &gtail : NULL, &pg, b.poff,
-                                      copy, padc, grp, col0 + q * nr, n, dst);
+                            pack_slot(&g, gtail.uk && n <= TAIL_MAX ? &gtail : NULL, &src, grp,
+                                      col0 + q * nr, n, dst);
                     }
                 }
                 /* tiles of this chunk's columns (a tiling for the full chunk would leave

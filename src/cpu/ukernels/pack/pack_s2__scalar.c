@@ -1,0 +1,5 @@
+/* Stride-2 row packer (pack_s2.h), scalar build of pack_s2_tmpl.h. */
+#include "cpu/ukernels/pack/pack_s2.h"
+
+#define PS_FN pdnn_f32_pack_s2__scalar
+#include "cpu/ukernels/pack/pack_s2_tmpl.h"
