@@ -380,7 +380,11 @@ typedef enum {
      *  NOT_SUPPORTED. Not exact: relative error within 2e-5 (3x3) / 4e-5 (5x5) for FLOAT,
      *  5e-14 / 1e-13 for DOUBLE, on uniform(-1, 1) data. Tiles go in blocks that stay in
      *  the L2 cache. Workspace: the transformed filter (36 (3x3) or 64 (5x5) K C/groups
-     *  elements) and one block. (cuDNN serves 5x5 through WINOGRAD_NONFUSED only.) */
+     *  elements) and one block; NCHW with few tiles (one small image) adds a
+     *  channels-last copy of x, and where those few tiles meet a transformed filter
+     *  larger than L2 it is made and used in L2-sized pieces (a quarter of L2 per
+     *  64-channel panel of K) instead of whole. (cuDNN serves 5x5 through
+     *  WINOGRAD_NONFUSED only.) */
     PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD = 6,
     /** As WINOGRAD, in blocks of ~16 MiB of transformed data. */
     PDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED = 7,
