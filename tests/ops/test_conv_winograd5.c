@@ -46,11 +46,13 @@ static void test_edges(const tu_wino *w, pdnnDataType_t t)
                  "LeNet conv2, 1 image: the transposed channel-lane route");
         tu_wino_check_all(w, &s);
         s.n = 32;
-        TU_CHECK(tu_wino_route(&s, PDNN_CONV_FWD) == 'l' && tu_wino_route(&s, PDNN_CONV_BWD_DATA) == 'l',
+        TU_CHECK(tu_wino_route(&s, PDNN_CONV_FWD) == 'l' &&
+                     tu_wino_route(&s, PDNN_CONV_BWD_DATA) == 'l',
                  "LeNet conv2, 32 images: the tile-lane route");
         s.n = 1;
         s.xkind = s.ykind = TU_LAYOUT_CHANNELS_LAST;
-        TU_CHECK(tu_wino_route(&s, PDNN_CONV_FWD) == 'c', "LeNet conv2 NHWC: the channel-lane route");
+        TU_CHECK(tu_wino_route(&s, PDNN_CONV_FWD) == 'c',
+                 "LeNet conv2 NHWC: the channel-lane route");
     }
     /* backward filter: 5 x 64 tiles, several chunks of tiles, 2 threads */
     s = tu_conv_shape2d(t, 5, 1, 4, 8, 32, 30, 5, 5, 1, 2, 1);

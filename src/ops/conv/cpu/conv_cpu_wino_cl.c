@@ -39,7 +39,8 @@ typedef struct {
 static int64_t cl_panel_kb(const pdnn_wino_geom *g, int64_t nbt)
 {
     const int nr = g->uk->nr;
-    const double u = (double)g->xi * (double)g->cg * (double)(cdiv(g->kg, nr) * nr) * (double)g->es;
+    const double u =
+        (double)g->xi * (double)g->cg * (double)(cdiv(g->kg, nr) * nr) * (double)g->es;
     const size_t l2 = pdnn_cpu_cache_sizes()->l2;
     if (g->g != 1 || nbt < g->ntiles || u <= (double)l2) return 0;
     int64_t kb = (int64_t)(l2 / 4 / ((size_t)g->xi * (size_t)nr * g->es));
@@ -208,10 +209,9 @@ CL_BLEND4(float, f32)
 CL_BLEND4(double, f64)
 
 /* Output transform of tile tb0 + t, group grp, output channels ka .. kz - 1 of the
- * group, blended into y. y's channels contiguous:
- * each of the 16 outputs a run of channels; else (columns contiguous, NCHW-like: the
- * transposed route) the tile's 16 x nl block transposed first, then each channel's
- * 4 rows of up to 4 columns. */
+ * group, blended into y. y's channels contiguous: each of the 16 outputs a run of
+ * channels; else (columns contiguous, NCHW-like: the transposed route) the tile's
+ * 16 x nl block transposed first, then each channel's 4 rows of up to 4 columns. */
 PDNN_INLINE void cl_output_unit(const pdnn_wino_geom *g, const cl_bufs *b, char *y,
                                 int64_t grp, int64_t tb0, int64_t t, double alpha,
                                 double beta, size_t es, int64_t ka, int64_t kz)
