@@ -70,17 +70,23 @@ static tu_conv_shape shape(int n, int g, int cg, int kg, int h, int w, int str, 
     return s;
 }
 
-/* Checks s in direction dir: the path must (want) or must not take it, then the entry
- * against the oracle with three alpha / beta pairs, small integers and random data. */
-static void check_path(const tu_conv_shape *s, pdnn_conv_dir dir, path_fn takes, bool want)
+/* Does the path take s in direction dir? */
+static bool path_is(const tu_conv_shape *s, pdnn_conv_dir dir, path_fn takes)
 {
     tu_conv_setup cs;
     tu_conv_setup_init(&cs, s, dir);
     pdnn_conv_gemm_geom g;
     pdnn_conv_gemm_geom_init(&cs.p, &g);
+    return takes(&cs.p, &g);
+}
+
+/* Checks s in direction dir: the path must (want) or must not take it, then the entry
+ * against the oracle with three alpha / beta pairs, small integers and random data. */
+static void check_path(const tu_conv_shape *s, pdnn_conv_dir dir, path_fn takes, bool want)
+{
     char d[256];
     tu_conv_describe(s, d, sizeof d);
-    TU_CHECK(takes(&cs.p, &g) == want, "%s %s: path %s", tu_conv_dir_name(dir), d,
+    TU_CHECK(path_is(s, dir, takes) == want, "%s %s: path %s", tu_conv_dir_name(dir), d,
              want ? "not taken" : "taken");
     static const double ab[3][2] = {{1.0, 0.0}, {2.0, -1.5}, {-0.5, 1.0}};
     for (int i = 0; i < 3; i++)
@@ -282,6 +288,11 @@ static void test_ldb_batched(void)
     check_path(&s, bd, takes_ldb_batched_compact, true);
 }
 
+static bool takes_ldb_copy(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return takes_ldb(p, g) && pdnn_conv_1x1_ldb_b_copied(g, p->dir);
+}
+
 static bool takes_ldb_a_blocked(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     return takes_ldb(p, g) && pdnn_conv_1x1_ldb_a_blocked(g, p->dir);
@@ -290,7 +301,8 @@ static bool takes_ldb_a_blocked(const pdnn_conv_problem *p, const pdnn_conv_gemm
 /* The forward's row blocks of a filter larger than half of L2 (sized from this
  * machine's L2; skipped where that would make a slow test): the tasks row block before
  * image, uneven row blocks and their last partial MR panel, the GEMV tail, stride-2
- * compact chunks, groups; batch 1 and backward data are not row-blocked. */
+ * compact chunks, groups; batch 1 and backward data are not row-blocked; with x's rows
+ * copied (not 64 bytes apart), only a filter larger than L2 is. */
 static void test_ldb_a_blocked(void)
 {
     const pdnn_conv_dir fw = PDNN_CONV_FWD, bd = PDNN_CONV_BWD_DATA;
@@ -313,11 +325,15 @@ static void test_ldb_a_blocked(void)
     check_path(&s, fw, takes_ldb_a_blocked, false);
     s = shape(2, 1, cg, kg, 1, 3, 1, TU_LAYOUT_PACKED);
     check_path(&s, bd, takes_ldb_a_blocked, false);
-}
-
-static bool takes_ldb_copy(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
-{
-    return takes_ldb(p, g) && pdnn_conv_1x1_ldb_b_copied(g, p->dir);
+    /* x's rows not 64 bytes apart (9 x 9, copied on AVX-512): row blocks only past L2 */
+    const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
+    /* (the choice only: both schedules are checked above and in test_ldb_copy) */
+    s = shape(2, 1, cg, kg, 9, 9, 1, TU_LAYOUT_PACKED);
+    TU_CHECK(path_is(&s, fw, takes_ldb_a_blocked) == !avx512, "filter past half of L2, rows copied: row blocks");
+    TU_CHECK(path_is(&s, fw, takes_ldb_copy) == avx512, "filter past half of L2, rows not copied");
+    s = shape(2, 1, cg, 2 * kg, 9, 9, 1, TU_LAYOUT_PACKED);
+    TU_CHECK(path_is(&s, fw, takes_ldb_a_blocked), "filter past L2: no row blocks");
+    TU_CHECK(!path_is(&s, fw, takes_ldb_copy), "filter past L2: rows copied");
 }
 
 /* The forward's copied B blocks (rows not 64 bytes apart; AVX-512's copying 6 x 64

@@ -30,7 +30,8 @@ size_t pdnn_conv_1x1_ldb_workspace(const pdnn_conv_gemm_geom *g, pdnn_conv_dir d
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt);
 
-/* Forward with a filter larger than half of L2 and several images (x groups): the ldb
+/* Forward with a filter larger than half of L2 (than L2 where x's rows are not 64 bytes
+ * apart, on AVX-512: they are copied instead) and several images (x groups): the ldb
  * path runs row blocks of the filter that stay in L2, row block before image. */
 bool pdnn_conv_1x1_ldb_a_blocked(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
 /* Short images with many channels on both sides at minibatch > 1: the ldb path runs a

@@ -124,20 +124,36 @@ static int64_t chunk_imgs(const pdnn_conv_gemm_geom *g)
     return max64(1, min64(g->n, (int64_t)(LDB_CHUNK_BYTES / sizeof(float)) / per));
 }
 
-/* Forward, the filter (A, m x k, read in place) larger than half of L2 and several
+static const pdnn_gemm_ldb_ukernel *ldb_kernel(int64_t m, int64_t k, bool fwd);
+
+/* The forward's x rows, as the unbatched schedule reads them (x itself or the compact
+ * chunk), are not all 64 bytes apart, on more than one pixel panel, with AVX-512's 6 x 64
+ * kernel on more than one row panel: where its blocks are copied (copy_rows) unless the
+ * filter is row-blocked. Shape only. */
+static bool fwd_rows_unaligned(const pdnn_conv_gemm_geom *g)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    const pdnn_gemm_ldb_ukernel *uk = ldb_kernel(G->kg, G->cg, true);
+    if (uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || G->kg <= uk->mr || g->npix <= uk->nr) return false;
+    if (pdnn_conv_1x1_ldb_x_compact(g)) return g->npix % LDB_VEC != 0;
+    return (G->xs[0] | G->xs[1] | G->cg * G->xs[1]) % LDB_VEC != 0;
+}
+
+/* Forward, the filter (A, m x k, read in place) larger than half of L2 (than L2 where
+ * x's rows are not 64 bytes apart: read through the copies, the filter streaming from
+ * L3 costs less; ResNet-50 res5a_branch2a, 1024 -> 512 on 14 x 14, minibatch 32, one
+ * thread: 48.2-48.4 -> 44.9-45.2 ms, res4a_branch1 55.8-56.1 -> 52.2-52.5) and several
  * images (x groups): otherwise every image would stream all of it from L3 again (its
  * rows a power of two apart share few L2 sets); the tasks then cover row blocks of A
  * that stay in L2 (half of it), row block before image (ldb_tiles, ldb_at). ResNet-50
  * res5b_branch2a (2048 -> 512 on 7 x 7) minibatch 32, one thread: 24.9 -> 22.5 ms.
  * Shape only, never the thread count. */
-static bool a_blocked(int64_t m, int64_t k, int64_t items)
-{
-    return items >= 2 && (double)m * (double)k * sizeof(float) > (double)(pdnn_cpu_cache_sizes()->l2 / 2);
-}
-
 bool pdnn_conv_1x1_ldb_a_blocked(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
 {
-    return dir == PDNN_CONV_FWD && a_blocked(g->geo.kg, g->geo.cg, g->n * g->g);
+    if (dir != PDNN_CONV_FWD || g->n * g->g < 2) return false;
+    const size_t l2 = pdnn_cpu_cache_sizes()->l2;
+    const double abytes = (double)g->geo.kg * (double)g->geo.cg * sizeof(float);
+    return abytes > (double)(fwd_rows_unaligned(g) ? l2 : l2 / 2);
 }
 
 /* Short images whose pixels fill SIMD vectors poorly (7 x 7: 49 of 64 lanes): a chunk of
