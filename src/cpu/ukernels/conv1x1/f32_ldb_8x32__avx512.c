@@ -6,7 +6,7 @@
 #include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
 
 #define UK_FN pdnn_f32_gemm_ldb_ukernel_8x32__avx512
-#define UK_KUNROLL
+#define UK_KUNROLL 4
 #define UK_T float
 #define UK_MR 8
 #define UK_NV 2

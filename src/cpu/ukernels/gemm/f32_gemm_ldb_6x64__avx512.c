@@ -6,7 +6,7 @@
 
 #define UK_FN pdnn_f32_gemm_ldb_ukernel_6x64__avx512
 #define UK_FN_COPY pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512
-#define UK_KUNROLL
+#define UK_KUNROLL 2
 #define UK_T float
 #define UK_MR 6
 #define UK_NV 4

@@ -1,7 +1,7 @@
 /* Body of the SIMD ldb GEMM micro-kernels (internal), included by each
  * f32_gemm_ldb_<MR>x<NR>__<isa>.c file after the same macros as gemm_ukernel_tmpl.h
  * (UK_FN UK_T UK_MR UK_NV UK_W V VZERO VSET1 VLOADU VSTOREU VFMA VMUL VADD VMASK
- * VMASK_FIRST VMLOADZ VMSTORE; UK_KUNROLL: the sum's loop unrolled by two; UK_FN_COPY:
+ * VMASK_FIRST VMLOADZ VMSTORE; UK_KUNROLL: the sum's loop unrolled by 2 or 4; UK_FN_COPY:
  * also the copying form). Contract in gemm_ldb_ukernels.h. The body is
  * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
  * narrow tile runs only the multiply-adds of its columns; the accumulators stay in
@@ -27,9 +27,14 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
     V acc[UK_MR][UK_NV];
     UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
         acc[i][j] = VZERO();
-#ifdef UK_KUNROLL /* two steps a loop (AVX-512 kernels: rows of B not 64 bytes apart
-                   * measured 160 -> 170 GFLOP/s alone, the same on aligned rows) */
+#ifdef UK_KUNROLL /* UK_KUNROLL (2 or 4) steps a loop: the 6 x 64 kernel alone on rows of
+                   * B not 64 bytes apart 160 -> 170 GFLOP/s by two (167-168 by four), the
+                   * same on aligned rows; the 8 x 32 kernel 1-3% faster by four */
+#if UK_KUNROLL == 4
+    _Pragma("GCC unroll 4")
+#else
     _Pragma("GCC unroll 2")
+#endif
 #endif
     for (size_t k = 0; k < kc; k++) {
         V bv[UK_NV];
