@@ -597,6 +597,8 @@ static int parse_run_opt(const char *tok, const char *next, bool *used_next, ben
     if (!strcmp(tok, "-c")) return o->cpu_clock = true, 1;
     if (!strcmp(tok, "--csv")) return o->csv = true, 1;
     if (!strcmp(tok, "--list")) return o->list = true, 1;
+    if (!strcmp(tok, "--timing"))
+        return fail(err, errn, "--timing needs a value: --timing=best or --timing=mean");
     if (!strncmp(tok, "--timing=", 9)) {
         if (strcmp(tok + 9, "best") && strcmp(tok + 9, "mean"))
             return fail(err, errn, "bad --timing '%s' (best or mean)", tok + 9);

@@ -489,13 +489,17 @@ int main(int argc, char **argv)
                date, v->major, v->minor, v->patch, dnnl_runtime2str(v->cpu_runtime),
                dnnl_cpu_isa2str(dnnl_get_effective_cpu_isa()), njobs);
         printf("# cpu: %s, %ld online\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-        printf("# P: %s of %d rounds x blocks >= %.2f s (%s); load average at "
-               "start %.2f\n",
-               o.mean ? "best block mean per call" : "best single call", o.rounds, o.min_s,
-               bench_cpu_clock() ? "thread CPU clock" : "wall clock",
-               bench_load1());
-        printf("# ms: the primitive alone; reorder ms: one pass of the n reorders from/to the "
-               "plain layout; algorithm convolution_auto\n");
+        bool timed = false; /* the timing lines only where mode P runs */
+        for (int j = 0; j < njobs; j++) timed = timed || jobs[j].s.mode == 'P';
+        if (timed) {
+            printf("# P: %s of %d rounds x blocks >= %.2f s (%s); load average at "
+                   "start %.2f\n",
+                   o.mean ? "best block mean per call" : "best single call", o.rounds,
+                   o.min_s, bench_cpu_clock() ? "thread CPU clock" : "wall clock",
+                   bench_load1());
+            printf("# ms: the primitive alone; reorder ms: one pass of the n reorders from/to "
+                   "the plain layout; algorithm convolution_auto\n");
+        }
     }
     tally t = {0, 0, 0};
     char shown_mode = 0;

@@ -54,6 +54,7 @@ expect 2 "-t needs a thread list" mb1ic1ih3oc1kh1 -t
 expect 2 "bad --mb 'x'" --mb=x mb1ic1ih3oc1kh1
 expect 2 "bad round count" -r 0 mb1ic1ih3oc1kh1
 expect 2 "bad --timing 'fast' (best or mean)" --timing=fast mb1ic1ih3oc1kh1
+expect 2 "--timing needs a value" --timing mb1ic1ih3oc1kh1
 expect 0 "P: best block mean per call of 1 rounds" --timing=mean -r 1 -m 0.001 -t 1 mb1ic1ih3oc1kh1
 expect 2 "unknown --ref 'x'" --ref=x mb1ic1ih3oc1kh1
 expect 2 "cannot read batch file" --batch="$tmp/missing.batch"
