@@ -172,6 +172,23 @@ static void gemm_split(int64_t mp, int64_t np, int nt, int tid, int64_t *p0, int
 
 /* ---- type-erased entry points */
 
+/* Panels of w lanes from n vectors of k contiguous elements, vector i at src + i * ld:
+ * panel p holds vectors p*w .. p*w+w-1, element j of vector i at [j * w + i % w] (the
+ * transpose of a w x k block: the f32 kernel); lanes past n zero. pack_a with A's rows
+ * contiguous, pack_b with B's columns contiguous. */
+static void pack_t_f32(int w, int64_t n, int64_t k, const void *src, int64_t ld, void *dst)
+{
+    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
+    for (int64_t p = 0; p * w < n; p++) {
+        const int64_t i0 = p * w, nn = n - i0 < w ? n - i0 : w;
+        float *d = (float *)dst + p * k * w;
+        tr((size_t)nn, (size_t)k, (const float *)src + i0 * ld, ld, d, w);
+        if (nn < w)
+            for (int64_t j = 0; j < k; j++)
+                for (int64_t i = nn; i < w; i++) d[j * w + i] = 0.0f;
+    }
+}
+
 int64_t pdnn_gemm_packed_a_elems(const pdnn_gemm_ukernel *uk, int64_t m, int64_t k)
 {
     return ceil_div(m, uk->mr) * uk->mr * k;
@@ -189,16 +206,7 @@ void pdnn_gemm_pack_a(const pdnn_gemm_ukernel *uk, int64_t m, int64_t k, const v
         pack_a_f64(uk->mr, m, k, src, rs, cs, dst);
     } else if (cs == 1) {
         /* rows of A contiguous: each panel is the transpose of an mr x k block */
-        const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
-        const int mr = uk->mr;
-        for (int64_t p = 0; p * mr < m; p++) {
-            const int64_t i0 = p * mr, mm = m - i0 < mr ? m - i0 : mr;
-            float *d = (float *)dst + p * k * mr;
-            tr((size_t)mm, (size_t)k, (const float *)src + i0 * rs, rs, d, mr);
-            if (mm < mr)
-                for (int64_t j = 0; j < k; j++)
-                    for (int64_t i = mm; i < mr; i++) d[j * mr + i] = 0.0f;
-        }
+        pack_t_f32(uk->mr, m, k, src, rs, dst);
     } else {
         pack_a_f32(uk->mr, m, k, src, rs, cs, dst);
     }
@@ -213,16 +221,7 @@ void pdnn_gemm_pack_b(const pdnn_gemm_ukernel *uk, int64_t k, int64_t n, const v
         /* columns of B contiguous (a transposed operand: the 1x1 path's filter as B, one
          * row per output channel): each panel is the transpose of an nr x k block, not
          * nr strided reads per k (LeNet fc1 at minibatch 32: half its time was here) */
-        const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
-        const int nr = uk->nr;
-        for (int64_t q = 0; q * nr < n; q++) {
-            const int64_t j0 = q * nr, nn = n - j0 < nr ? n - j0 : nr;
-            float *d = (float *)dst + q * k * nr;
-            tr((size_t)nn, (size_t)k, (const float *)src + j0 * cs, cs, d, nr);
-            if (nn < nr)
-                for (int64_t i = 0; i < k; i++)
-                    for (int64_t j = nn; j < nr; j++) d[i * nr + j] = 0.0f;
-        }
+        pack_t_f32(uk->nr, n, k, src, cs, dst);
     } else {
         pack_b_f32(uk->nr, k, n, src, rs, cs, dst);
     }
