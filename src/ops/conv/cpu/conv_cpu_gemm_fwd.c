@@ -301,7 +301,7 @@ static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp
     sr->s2(g->taps, sr->s2taps, sr->x, G->xs[4], sr->s2h, G->in[2], nrun, runs, ncol, nr, dst);
 }
 
-/* The next panel's x, fetched into L2 while the current one is multiplied: the
+/* The next panel's x, prefetched while the current one is multiplied: the
  * stride-2 packer reads x where it lies, and a panel's rows (all its channels, a few
  * kilobytes apart) come from memory in short runs the hardware prefetchers do not
  * follow; fetched in slices between the row blocks of the current panel's product,
