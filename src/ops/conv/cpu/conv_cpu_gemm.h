@@ -82,6 +82,20 @@ static inline void pdnn_conv_gemm_pix(const pdnn_conv_gemm_geom *g, int64_t p, i
     o[0] = p / g->geo.out[1];
 }
 
+/* Steps output pixel o of image *ni on by len pixels along its row (len <= out[2] -
+ * o[2]): past the row's end to the next row, plane and image. */
+static inline void pdnn_conv_gemm_pix_step(const pdnn_conv_gemm_geom *g, int64_t o[3],
+                                           int64_t *ni, int64_t len)
+{
+    if ((o[2] += len) < g->geo.out[2]) return;
+    o[2] = 0;
+    if (++o[1] < g->geo.out[1]) return;
+    o[1] = 0;
+    if (++o[0] < g->geo.out[0]) return;
+    o[0] = 0;
+    ++*ni;
+}
+
 /* Offsets in y (dy) of columns (n, p) = col0 .. col0 + n - 1, channel 0 (one division
  * for the first column, then stepped). */
 void pdnn_conv_gemm_ycol_offs(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,

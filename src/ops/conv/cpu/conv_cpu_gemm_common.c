@@ -118,18 +118,12 @@ void pdnn_conv_gemm_ycol_offs(const pdnn_conv_gemm_geom *g, int64_t col0, int64_
         for (int64_t j = 0; j < n; j++) off[j] = (col0 + j) * g->ycs;
         return;
     }
-    const int64_t *ys = g->geo.ys, *out = g->geo.out;
+    const int64_t *ys = g->geo.ys;
     int64_t ni = col0 / g->npix, o[3];
     pdnn_conv_gemm_pix(g, col0 % g->npix, o);
     for (int64_t j = 0; j < n; j++) {
         off[j] = ni * ys[0] + o[0] * ys[2] + o[1] * ys[3] + o[2] * ys[4];
-        if (++o[2] < out[2]) continue;
-        o[2] = 0;
-        if (++o[1] < out[1]) continue;
-        o[1] = 0;
-        if (++o[0] < out[0]) continue;
-        o[0] = 0;
-        ni++;
+        pdnn_conv_gemm_pix_step(g, o, &ni, 1);
     }
 }
 

@@ -247,17 +247,7 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int6
             runs[nrun].base = ni * pg->img + grp * g->geo.cg * pg->ps + pdnn_conv_gemm_pad_lane(pg, o);
             nrun++;
             j += len;
-            o[2] += len;
-            if (o[2] == g->geo.out[2]) {
-                o[2] = 0;
-                if (++o[1] == g->geo.out[1]) {
-                    o[1] = 0;
-                    if (++o[0] == g->geo.out[0]) {
-                        o[0] = 0;
-                        ni++;
-                    }
-                }
-            }
+            pdnn_conv_gemm_pix_step(g, o, &ni, len);
         }
     }
     sr->copy(es, g->taps, sr->poff, sr->pad, nrun, runs, ncol, nr, dst);
@@ -286,17 +276,7 @@ static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp
         r->base = ni * G->xs[0] + grp * G->cg * G->xs[1] + r->row[0] * G->xs[2] +
                   r->row[1] * G->xs[3];
         j += len;
-        o[2] += len;
-        if (o[2] == G->out[2]) {
-            o[2] = 0;
-            if (++o[1] == G->out[1]) {
-                o[1] = 0;
-                if (++o[0] == G->out[0]) {
-                    o[0] = 0;
-                    ni++;
-                }
-            }
-        }
+        pdnn_conv_gemm_pix_step(g, o, &ni, len);
     }
     sr->s2(g->taps, sr->s2taps, sr->x, G->xs[4], sr->s2h, G->in[2], nrun, runs, ncol, nr, dst);
 }
@@ -329,17 +309,7 @@ static int s2_ranges(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t gr
             hi[n++] = b;
         }
         j += len;
-        o[2] += len;
-        if (o[2] == G->out[2]) {
-            o[2] = 0;
-            if (++o[1] == G->out[1]) {
-                o[1] = 0;
-                if (++o[0] == G->out[0]) {
-                    o[0] = 0;
-                    ni++;
-                }
-            }
-        }
+        pdnn_conv_gemm_pix_step(g, o, &ni, len);
     }
     return n;
 }

@@ -38,16 +38,7 @@ void pdnn_conv_pe_cols_at(const pdnn_conv_gemm_geom *g, int64_t col0, int64_t n,
         }
         c->xo[j] = xo;
         c->yo[j] = yo;
-        if (++o[2] == G->out[2]) {
-            o[2] = 0;
-            if (++o[1] == G->out[1]) {
-                o[1] = 0;
-                if (++o[0] == G->out[0]) {
-                    o[0] = 0;
-                    img++;
-                }
-            }
-        }
+        pdnn_conv_gemm_pix_step(g, o, &img, 1);
     }
     c->interior = interior;
 }
