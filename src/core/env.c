@@ -1,3 +1,5 @@
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +20,22 @@ long pdnn_env_long(const char *name, long def)
     return (end != v && *end == '\0') ? r : def;
 }
 
-int pdnn_verbose(const char *topic)
+/* PDNN_VERBOSE, read once: a dispatch looks at it on every call, and getenv walks the
+ * whole environment. */
+static pthread_once_t verbose_once = PTHREAD_ONCE_INIT;
+static char verbose_list[256];
+
+static void verbose_init(void)
 {
     const char *v = pdnn_env_str("PDNN_VERBOSE");
-    if (!v) return 0;
+    if (v) snprintf(verbose_list, sizeof verbose_list, "%s", v);
+}
+
+int pdnn_verbose(const char *topic)
+{
+    pthread_once(&verbose_once, verbose_init);
+    const char *v = verbose_list;
+    if (!*v) return 0;
     size_t n = strlen(topic);
     for (const char *p = v; *p;) {
         const char *e = strchr(p, ',');

@@ -290,27 +290,25 @@ static void log_conv(const char *func, const tensor_t *x, const filter_t *w, con
 }
 
 pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir, const tensor_t *x,
-                                     const void *xp, const char *xp_name, const filter_t *w,
+                                     const void *xp, const char *xp_name, const tensor_t *w,
                                      const void *wp, const char *wp_name, const tensor_t *y,
                                      const void *yp, const char *yp_name)
 {
-    tensor_t wt;
-    pdnn_filter_as_tensor(w, &wt);
     PDNN_TRY(pdnn_check_data(x, xp, func, xp_name));
-    PDNN_TRY(pdnn_check_data(&wt, wp, func, wp_name));
+    PDNN_TRY(pdnn_check_data(w, wp, func, wp_name));
     PDNN_TRY(pdnn_check_data(y, yp, func, yp_name));
     switch (dir) {
     case PDNN_CONV_FWD:
         PDNN_TRY(pdnn_check_disjoint(x, xp, xp_name, y, yp, yp_name, func));
-        PDNN_TRY(pdnn_check_disjoint(&wt, wp, wp_name, y, yp, yp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(w, wp, wp_name, y, yp, yp_name, func));
         break;
     case PDNN_CONV_BWD_DATA:
         PDNN_TRY(pdnn_check_disjoint(y, yp, yp_name, x, xp, xp_name, func));
-        PDNN_TRY(pdnn_check_disjoint(&wt, wp, wp_name, x, xp, xp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(w, wp, wp_name, x, xp, xp_name, func));
         break;
     case PDNN_CONV_BWD_FILTER:
-        PDNN_TRY(pdnn_check_disjoint(x, xp, xp_name, &wt, wp, wp_name, func));
-        PDNN_TRY(pdnn_check_disjoint(y, yp, yp_name, &wt, wp, wp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(x, xp, xp_name, w, wp, wp_name, func));
+        PDNN_TRY(pdnn_check_disjoint(y, yp, yp_name, w, wp, wp_name, func));
         break;
     }
     return PDNN_STATUS_SUCCESS;
@@ -318,14 +316,12 @@ pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir, const 
 
 pdnnStatus_t pdnn_conv_check_workspace(const char *func, const void *ws, size_t bytes,
                                        const tensor_t *x, const void *xp, const char *xp_name,
-                                       const filter_t *w, const void *wp, const char *wp_name,
+                                       const tensor_t *w, const void *wp, const char *wp_name,
                                        const tensor_t *y, const void *yp, const char *yp_name)
 {
     PDNN_TRY(check_ws(ws, bytes, func));
-    tensor_t wt;
-    pdnn_filter_as_tensor(w, &wt);
     PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", x, xp, xp_name, func));
-    PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", &wt, wp, wp_name, func));
+    PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", w, wp, wp_name, func));
     PDNN_TRY(pdnn_check_bytes_disjoint(ws, bytes, "workSpace", y, yp, yp_name, func));
     return PDNN_STATUS_SUCCESS;
 }
@@ -362,9 +358,11 @@ static pdnnStatus_t prepare(pdnnHandle_t handle, const conv_call *c, const void 
         return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func, "argument '%s' is NULL",
                           beta_name);
     PDNN_TRY(check_algo(c->dir, algo, func));
-    PDNN_TRY(pdnn_conv_check_buffers(func, c->dir, c->x, c->xp, c->xp_name, c->w, c->wp,
+    tensor_t wt; /* w's memory as a packed tensor, for the overlap checks */
+    pdnn_filter_as_tensor(c->w, &wt);
+    PDNN_TRY(pdnn_conv_check_buffers(func, c->dir, c->x, c->xp, c->xp_name, &wt, c->wp,
                                      c->wp_name, c->y, c->yp, c->yp_name));
-    PDNN_TRY(pdnn_conv_check_workspace(func, ws, ws_bytes, c->x, c->xp, c->xp_name, c->w,
+    PDNN_TRY(pdnn_conv_check_workspace(func, ws, ws_bytes, c->x, c->xp, c->xp_name, &wt,
                                        c->wp, c->wp_name, c->y, c->yp, c->yp_name));
     return PDNN_STATUS_SUCCESS;
 }
@@ -392,7 +390,7 @@ static pdnnStatus_t launch(pdnnHandle_t handle, const conv_call *c, const pdnn_c
 static pdnnStatus_t run_conv(pdnnHandle_t handle, const conv_call *c, const void *alpha,
                              const void *beta, int algo, void *ws, size_t ws_bytes)
 {
-    const double t0 = pdnn_now_ms();
+    const double t0 = pdnn_log_on() ? pdnn_now_ms() : 0.0;
     pdnn_conv_problem p;
     PDNN_TRY(prepare(handle, c, alpha, "alpha", beta, "beta", algo, ws, ws_bytes, &p));
     return launch(handle, c, &p, pdnn_scalar(alpha, p.dtype), pdnn_scalar(beta, p.dtype), algo,
@@ -450,7 +448,7 @@ pdnnStatus_t pdnnConvolutionBiasActivationForward(
     const pdnnActivationDescriptor_t activationDesc, const pdnnTensorDescriptor_t yDesc,
     void *y)
 {
-    const double t0 = pdnn_now_ms();
+    const double t0 = pdnn_log_on() ? pdnn_now_ms() : 0.0;
     const char *func = __func__;
     conv_call c = {func, PDNN_CONV_FWD, xDesc, wDesc, convDesc, yDesc,
                    "xDesc", "wDesc", "yDesc", "x", "w", "y", x, w, y};
@@ -495,7 +493,7 @@ pdnnStatus_t pdnnConvolutionBackwardBias(pdnnHandle_t handle, const void *alpha,
                                          const void *beta, const pdnnTensorDescriptor_t dbDesc,
                                          void *db)
 {
-    const double t0 = pdnn_now_ms();
+    const double t0 = pdnn_log_on() ? pdnn_now_ms() : 0.0;
     const char *func = __func__;
     PDNN_TRY(pdnn_check_handle(handle, func));
     PDNN_TRY(pdnn_check_tensor(dyDesc, func, "dyDesc"));

@@ -347,9 +347,11 @@ static pdnnStatus_t find(pdnnHandle_t handle, const query *q, bool ex, const buf
         const char *xn = q->dir == PDNN_CONV_BWD_DATA ? "dx" : "x";
         const char *wn = q->dir == PDNN_CONV_BWD_FILTER ? "dw" : "w";
         const char *yn = q->dir == PDNN_CONV_FWD ? "y" : "dy";
-        PDNN_TRY(pdnn_conv_check_buffers(q->func, q->dir, q->x, b->xp, xn, q->w, b->wp, wn, q->y,
+        tensor_t wt;
+        pdnn_filter_as_tensor(q->w, &wt);
+        PDNN_TRY(pdnn_conv_check_buffers(q->func, q->dir, q->x, b->xp, xn, &wt, b->wp, wn, q->y,
                                          b->yp, yn));
-        PDNN_TRY(pdnn_conv_check_workspace(q->func, ws, ws_bytes, q->x, b->xp, xn, q->w,
+        PDNN_TRY(pdnn_conv_check_workspace(q->func, ws, ws_bytes, q->x, b->xp, xn, &wt,
                                            b->wp, wn, q->y, b->yp, yn));
     }
     int n = 0;

@@ -29,10 +29,11 @@ pdnnStatus_t pdnn_conv_problem_from(const char *func, pdnn_conv_dir dir,
 
 /* Data pointers of a validated problem: NULL only for a tensor with no elements, and
  * the output of the direction shares no memory with an input (BAD_PARAM). Names and
- * roles as in pdnn_conv_problem_from. */
+ * roles as in pdnn_conv_problem_from; w is the filter as a packed tensor
+ * (pdnn_filter_as_tensor). */
 pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir,
                                      const struct pdnnTensorStruct *x, const void *xp,
-                                     const char *xp_name, const struct pdnnFilterStruct *w,
+                                     const char *xp_name, const struct pdnnTensorStruct *w,
                                      const void *wp, const char *wp_name,
                                      const struct pdnnTensorStruct *y, const void *yp,
                                      const char *yp_name);
@@ -41,7 +42,7 @@ pdnnStatus_t pdnn_conv_check_buffers(const char *func, pdnn_conv_dir dir,
  * pdnn_conv_check_buffers). */
 pdnnStatus_t pdnn_conv_check_workspace(const char *func, const void *ws, size_t bytes,
                                        const struct pdnnTensorStruct *x, const void *xp,
-                                       const char *xp_name, const struct pdnnFilterStruct *w,
+                                       const char *xp_name, const struct pdnnTensorStruct *w,
                                        const void *wp, const char *wp_name,
                                        const struct pdnnTensorStruct *y, const void *yp,
                                        const char *yp_name);

@@ -29,6 +29,7 @@
  * Exact on small integers. */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
+#include "core/par.h"
 #include "cpu/cache.h"
 #include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
 #include "cpu/ukernels/transpose/transpose.h"
@@ -865,14 +866,13 @@ void pdnn_conv_1x1_gemv_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm
     /* row blocks: one per thread and group at least, whole MR panels */
     const int64_t nb = nt > 1 ? 4 * (int64_t)nt : 1;
     const int64_t rows = max64(mr, cdiv(cdiv(kg, nb), mr) * mr), mb = cdiv(kg, rows);
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (int64_t t = 0; t < g->g * mb; t++) {
+    PDNN_PAR_FOR(nt, t, g->g * mb, {
         const int64_t grp = t / mb, i0 = (t % mb) * rows, i1 = min64(kg, i0 + rows);
         for (int64_t j = 0; j < g->ncols; j++)
             for (int64_t i = i0; i < i1; i += mr)
                 uk->f32((size_t)min64(mr, i1 - i), (size_t)cg, w + (grp * kg + i) * ws0, ws0,
                         x + xo[j] + grp * cg, y + yo[j] + grp * kg + i, 1, alpha, beta);
-    }
+    });
 }
 
 void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
@@ -887,8 +887,7 @@ void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gem
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
     const int64_t np = cdiv(cg, nr);
     /* dX(col, c) = sum_k dY(col, k) W[k][c]: one row per column, W's rows in place */
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (int64_t t = 0; t < g->g * np; t++) {
+    PDNN_PAR_FOR(nt, t, g->g * np, {
         const int64_t grp = t / np, q = t % np, nn = min64(nr, cg - q * nr);
         for (int64_t j = 0; j < g->ncols; j++) {
             int64_t pc = 0;
@@ -900,5 +899,5 @@ void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gem
                 pc += kc;
             } while (pc < kg);
         }
-    }
+    });
 }
