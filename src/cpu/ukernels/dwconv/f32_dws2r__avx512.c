@@ -24,11 +24,6 @@ AI __mmask16 below(int64_t n)
     return n >= L ? (__mmask16)0xFFFF : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
 }
 
-bool pdnn_f32_dws2r_fits__avx512(const pdnn_dws2f_plan *pl)
-{
-    return pl->nv == 1 && pl->g.W <= (pl->np == 2 ? L : 2 * L);
-}
-
 /* A unit's constants: the row loads' masks, the phase permutes' indices. */
 typedef struct {
     __mmask16 ld[2];

@@ -1,25 +1,23 @@
-/* Stride-2 3 x 3 depthwise forward through phase rows (conv_cpu_direct_dw_s2f.h),
- * AVX-512 (src/cpu/ukernels/dwconv/dws2f_ukernels.h): each x row split once into its
- * row and column stride phases (even, odd and even-from-2 columns) in a per-thread
- * buffer of 64-byte aligned rows, then every tap of 16 outputs one aligned load and one
- * masked multiply-add; output rows of up to 7 columns two planes a vector. Against the
- * in-register permutes of conv_cpu_direct_dw_s2p.c / _s2.c (one permute and one
- * unaligned x row load per tap and vector), MobileNet-v2 at minibatch 1, 1 thread,
- * CPU clock, 2000-call loops: 14x14 -> 7x7 x 576 24.2 -> 18.5 us, 28x28 -> 14x14 x 192
- * 27.2 -> 20.9 us (56x56 -> 28x28, two vectors a row: 73 -> 95 us, not offered).
- * Backward filter: the same split, each output row's dy row (two planes' rows in the
- * halves at up to 7 columns) times the 9 taps' phase rows into 9 accumulators over the
- * images and rows, then lane sums in a fixed tree; against the channel blocks
- * (conv_cpu_direct_dw_cb.c) at minibatch 1: 14x14 -> 7x7 x 576 22.7 -> 20.3 us, 28x28 ->
- * 14x14 x 192 29.6 -> 21.6 us; against the pairs (_s2p.c) at minibatch 32: 14x14 -> 7x7
- * 1237 -> 894 us.
- * Session 9: every plan's x rows fit a unit's vectors (W <= 16 at two planes a vector,
- * 32 at one), so the kernels of dws2r_ukernels.h run instead: the same phases made by
- * three permutes of the loaded row and kept in registers for the output rows that read
- * them, nothing stored and reloaded (the same bits); minibatch 1, 1 thread, CPU clock,
- * 200-call loops: 14x14 -> 7x7 x 576 forward 19.0 -> 12.7 us, backward filter 20.1 ->
- * 16.8; 28x28 -> 14x14 x 192 20.6 -> 13.4, 21.6 -> 15.6. The buffer kernels stay for
- * plans that would not fit (none today).
+/* Stride-2 3 x 3 depthwise forward and backward filter on planes whose output rows fit a
+ * vector (conv_cpu_direct_dw_s2f.h), AVX-512 (the plan: dws2f_ukernels.h; the kernels:
+ * dws2r_ukernels.h): each x row (of two planes at up to 7 output columns, their halves
+ * of a vector) loaded once and split by three permutes into its column phases (even,
+ * odd and even-from-2 columns), which stay in registers for the output rows that read
+ * that row; every tap of 16 outputs is then one masked multiply-add.
+ * Backward filter: each output row's dy row (two planes' rows in the halves at up to 7
+ * columns) times the 9 taps' phases into 9 accumulators over the images and rows, then
+ * lane sums in a fixed tree.
+ * History (MobileNet-v2 minibatch 1, 1 thread, CPU clock, loops of calls): session 7
+ * split the x rows into phase rows in a per-thread buffer, every tap one aligned load:
+ * against the in-register permutes of conv_cpu_direct_dw_s2p.c / _s2.c (one permute and
+ * one unaligned x row load per tap and vector) 14x14 -> 7x7 x 576 24.2 -> 18.5 us,
+ * 28x28 -> 14x14 x 192 27.2 -> 20.9 us forward (56x56 -> 28x28, two vectors a row: 73 ->
+ * 95 us, not offered); backward filter against the channel blocks
+ * (conv_cpu_direct_dw_cb.c) 22.7 -> 20.3 us and 29.6 -> 21.6 us, against the pairs
+ * (_s2p.c) at minibatch 32, 14x14 -> 7x7 1237 -> 894 us. Session 9 keeps the phases in
+ * registers (nothing stored and reloaded; the same sums, the same bits): 14x14 -> 7x7 x
+ * 576 forward 19.0 -> 12.7 us, backward filter 20.1 -> 16.8 (minibatch 32: ~1000 -> ~800,
+ * ~930 -> ~735); 28x28 -> 14x14 x 192 20.6 -> 13.4, 21.6 -> 15.6.
  * Threads split (image, channel) planes (forward; calls of up to S2F_GROUP consecutive
  * channels) or channel units (backward filter: pairs at up to 7 columns); every output
  * is one chain in (r1, r2) order over the taps inside x (forward: the same bits as the
@@ -79,10 +77,8 @@ bool pdnn_dws2f_fwd(const pdnn_conv_problem *p, const float *x, const float *w, 
         wo[t] = pdnn_dw_tap_off(p, &G, t / 3, t % 3);
         seq = seq && wo[t] == t;
     }
-    const bool regs = pdnn_f32_dws2r_fits__avx512(&pl);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        _Alignas(64) float buf[PDNN_DWS2F_BUF]; /* any contents: split before read */
         float wb[S2F_GROUP * 9];
         int64_t u0, u1;
         pdnn_par_share(units, &u0, &u1);
@@ -92,14 +88,10 @@ bool pdnn_dws2f_fwd(const pdnn_conv_problem *p, const float *x, const float *w, 
             if (np > S2F_GROUP) np = S2F_GROUP;
             ptrdiff_t wcs;
             const float *wp = pdnn_dw_taps(w, G.ws[0], c, np, wo, 9, seq, wb, &wcs);
-            const float *xp = x + n * G.xs[0] + c * G.xs[1];
-            float *yp = y + n * G.ys[0] + c * G.ys[1];
-            if (regs)
-                pdnn_f32_dws2r_fwd__avx512(&pl, (size_t)np, xp, (ptrdiff_t)G.xs[1], wp, wcs,
-                                           yp, (ptrdiff_t)G.ys[1], alpha, beta);
-            else
-                pdnn_f32_dws2f_fwd__avx512(&pl, (size_t)np, xp, (ptrdiff_t)G.xs[1], wp, wcs,
-                                           yp, (ptrdiff_t)G.ys[1], alpha, beta, buf);
+            pdnn_f32_dws2r_fwd__avx512(&pl, (size_t)np, x + n * G.xs[0] + c * G.xs[1],
+                                       (ptrdiff_t)G.xs[1], wp, wcs,
+                                       y + n * G.ys[0] + c * G.ys[1], (ptrdiff_t)G.ys[1],
+                                       alpha, beta);
             u += np;
         }
     }
@@ -118,26 +110,18 @@ bool pdnn_dws2f_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
                                     (double)p->n * C * G.out[1] * G.out[2] * 9, 32768.0);
     int64_t wo[9];
     for (int64_t t = 0; t < 9; t++) wo[t] = pdnn_dw_tap_off(p, &G, t / 3, t % 3);
-    const bool regs = pdnn_f32_dws2r_fits__avx512(&pl);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        _Alignas(64) float buf[PDNN_DWS2F_BUF]; /* any contents: split before read */
         float sum[S2F_GROUP * 9];
         int64_t u0, u1;
         pdnn_par_share(units, &u0, &u1);
         for (int64_t u = u0; u < u1;) {
             const int64_t c = u * np, nu = u1 - u < S2F_GROUP / np ? u1 - u : S2F_GROUP / np;
             const int64_t nc = C - c < nu * np ? C - c : nu * np;
-            if (regs)
-                pdnn_f32_dws2r_bwdf__avx512(&pl, (size_t)nc, (size_t)p->n, x + c * G.xs[1],
-                                            (ptrdiff_t)G.xs[1], (ptrdiff_t)G.xs[0],
-                                            dy + c * G.ys[1], (ptrdiff_t)G.ys[1],
-                                            (ptrdiff_t)G.ys[0], sum);
-            else
-                pdnn_f32_dws2f_bwdf__avx512(&pl, (size_t)nc, (size_t)p->n, x + c * G.xs[1],
-                                            (ptrdiff_t)G.xs[1], (ptrdiff_t)G.xs[0],
-                                            dy + c * G.ys[1], (ptrdiff_t)G.ys[1],
-                                            (ptrdiff_t)G.ys[0], buf, sum);
+            pdnn_f32_dws2r_bwdf__avx512(&pl, (size_t)nc, (size_t)p->n, x + c * G.xs[1],
+                                        (ptrdiff_t)G.xs[1], (ptrdiff_t)G.xs[0],
+                                        dy + c * G.ys[1], (ptrdiff_t)G.ys[1],
+                                        (ptrdiff_t)G.ys[0], sum);
             for (int64_t k = 0; k < nc; k++)
                 pdnn_dw_blend_taps(dw + (c + k) * G.ws[0], wo, 9, sum + 9 * k, 1, alpha, beta);
             u += nu;
