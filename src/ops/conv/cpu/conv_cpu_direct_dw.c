@@ -12,10 +12,10 @@
  *    into the workspace (taps x K) so its rows run along the channels too;
  *  - otherwise, forward and backward filter, FLOAT at AVX-512, multiplier 1, 2-d, stride
  *    2 x 2, unit dilation, 3 x 3 filters, output rows of at most 15 columns (at most 64
- *    rows; 8 to 15 columns only below 784, backward filter 392, output pixels a
- *    channel): each x row split once into its stride phases (rows of 16 floats) in a
- *    per-thread buffer, every tap of 16 outputs (of their dy, backward filter) then one
- *    aligned load and one multiply-add (conv_cpu_direct_dw_s2f.c);
+ *    rows): each x row (of two planes at up to 7 columns) loaded once and split by three
+ *    permutes into its column phases, kept in registers for the output rows that read
+ *    it; every tap of 16 outputs (of their dy, backward filter) then one multiply-add
+ *    (conv_cpu_direct_dw_s2f.c);
  *  - otherwise, FLOAT at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit dilation, filters
  *    up to 7 x 7, output rows of at most 8 columns (2 (OW - 1) + kw <= 16, x rows of at
  *    most 16; backward filter from 392 output pixels a channel): two output rows a

@@ -33,9 +33,6 @@
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2f.h"
 
 #define S2F_GROUP 64 /* planes a kernel call */
-/* Forward at 8 to 15 output columns: output pixels a channel (all images) below which
- * this path runs (above, _s2.c). */
-#define S2F_WIDE_FWD 784
 
 static bool s2f_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2f_plan *pl)
 {
@@ -45,12 +42,12 @@ static bool s2f_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_
     q.dir = PDNN_CONV_FWD;
     pdnn_dws2_geom g;
     if (!pdnn_dws2_shape(&q, G, &g) || !pdnn_f32_dws2f_plan__avx512(&g, pl)) return false;
-    /* rows of 8 to 15 columns: only up to a few images (the in-place permutes of _s2.c
-     * read large x in place faster; 28x28 -> 14x14 x 192, 1 thread, forward: minibatch
-     * 1 27.2 -> 20.9 us here, 2 54 -> 42, 4 112 both, 32 943 -> 1056; backward filter:
-     * 32 1018 there, 1270 here) */
-    const int64_t pix = p->n * g.OH * g.OW;
-    return pl->np == 2 || pix < (p->dir == PDNN_CONV_FWD ? S2F_WIDE_FWD : PDNN_DWS2_W_MIN);
+    /* every pixel count: with the phases in registers (session 9) this path measured
+     * faster than the in-place permutes of _s2.c at rows of 8 to 15 columns too, where
+     * session 7's buffers lost from a few images on (28x28 -> 14x14 x 192, 1 thread, CPU
+     * clock: forward minibatch 4 112 -> 95 us, 32 1074 -> 955; backward filter 4 117 ->
+     * 86, 32 1031-1053 -> 993-1031) */
+    return true;
 }
 
 bool pdnn_dws2f_applies(const pdnn_conv_problem *p)

@@ -1,12 +1,10 @@
-/* Stride-2 3 x 3 depthwise forward and backward filter through phase rows (internal part of
- * "cpu:direct_dw", conv_cpu_direct_dw.c; conv_cpu_direct_dw_s2f.c): f32 at AVX-512,
- * multiplier 1, 2-d, stride 2 x 2, unit dilation, 3 x 3 filters, non-negative padding,
- * unit column strides, not channels-last, output rows of at most 15 columns (and 64
- * rows); forward and backward filter, at 8 to 15 columns only below 784 (forward) or
- * PDNN_DWS2_W_MIN (backward filter) output pixels a channel (backward data returns
- * false). Each returns false, touching
- * nothing, when the problem is outside that set (the caller then runs its other
- * paths). */
+/* Stride-2 3 x 3 depthwise forward and backward filter with the x rows' column phases in
+ * registers (internal part of "cpu:direct_dw", conv_cpu_direct_dw.c;
+ * conv_cpu_direct_dw_s2f.c): f32 at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit
+ * dilation, 3 x 3 filters, non-negative padding, unit column strides, not channels-last,
+ * output rows of at most 15 columns (and 64 rows), any minibatch (backward data returns
+ * false). Each returns false, touching nothing, when the problem is outside that set
+ * (the caller then runs its other paths). */
 #ifndef PDNN_CONV_CPU_DIRECT_DW_S2F_H
 #define PDNN_CONV_CPU_DIRECT_DW_S2F_H
 
