@@ -15,8 +15,8 @@
  *    data's tail of 1-4 pixels (W^T transposed into rows); backward data's batched
  *    short images with dx's pixels contiguous (written in one pass) and gapped (scattered);
  *    the forward's B blocks copied into panels where x's rows are not 64 bytes apart;
- *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512), the
- *    GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
+ *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512; one
+ *    pass, or pixel blocks with the lanes kept between them), the GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
@@ -397,6 +397,17 @@ static void test_bwdf(void)
     s = shape(2, 1, 64, 256, 23, 23, 1, TU_LAYOUT_PACKED); /* ResNet's 64 x 256 */
     check_path(&s, bw, takes_dot, false);
     s = shape(1, 2, 5, 30, 17, 31, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+    /* the dot path's pixel blocks (dy and x past half of L2: lanes kept between blocks,
+     * blocks restarting at each image), edge tiles of 1 row and 3 columns; one pass over
+     * three images; a single tile row (threads split tiles, not rows) */
+    s = shape(1, 1, 7, 13, 160, 170, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+    s = shape(2, 1, 3, 5, 150, 150, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+    s = shape(3, 1, 9, 8, 23, 25, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+    s = shape(1, 1, 30, 4, 16, 33, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, takes_dot, avx512);
     /* the GEMM form's K blocks across short images (14 x 14: a block of 256 straddles
      * two images; 7 x 7 at stride 2: dx strided, gathered), runs of the transposes */

@@ -2,9 +2,46 @@
 #ifndef PDNN_UKERNELS_CONV1X1_H
 #define PDNN_UKERNELS_CONV1X1_H
 
+#include <stddef.h>
+
 #include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
 
 /* The ldb kernel (contract of gemm_ldb_ukernels.h) on an 8 x 32 tile, AVX-512F. */
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_8x32__avx512);
+
+/* Dot-tile kernels that keep the lane sums in registers (the backward filter of NCHW 1x1
+ * convolutions, conv_cpu_direct_1x1_dot.c): MR x NR pairs of rows of A (dy's channels)
+ * and B (x's channels), both contiguous along the sum (the pixels), over nimg images:
+ *   lane l of pair (i, j) = sum over images m < nimg (in order), k < kc with k % 16 == l
+ *   (in increasing order) of a[m * as + i * lda + k] * b[m * bs + j * ldb + k]
+ * for i < mr, j < nr; columns k >= kc never read (masked tails). The lanes start at 0, or
+ * from acc[(i * NR + j) * 16 + l] with PDNN_DOTR_LOAD; with PDNN_DOTR_STORE they are
+ * stored there (nothing else written); otherwise each pair's 16 lanes are added in a
+ * fixed tree ((l, l + 8), then (l, l + 4), (l, l + 2), (l, l + 1)) into s and
+ *   c[i * ldc + j] = alpha * s + beta * c[i * ldc + j]   (c unread when beta == 0)
+ * (a product, then a sum: no fused multiply-add). A sum starting every call at a fixed k
+ * gets lanes that depend only on the data, so the results do not depend on the tiling
+ * or on the thread count. The scalar kernel is the reference (a multiply and an add per
+ * step where the AVX-512 one fuses them: equal on small integers). */
+#define PDNN_DOTR_MR 6
+#define PDNN_DOTR_NR 4
+#define PDNN_DOTR_LANES 16
+#define PDNN_DOTR_LOAD 1
+#define PDNN_DOTR_STORE 2
+
+typedef void (*pdnn_f32_dotr_ukernel_fn)(size_t mr, size_t nr, size_t nimg, size_t kc,
+                                         const float *a, ptrdiff_t lda, ptrdiff_t as,
+                                         const float *b, ptrdiff_t ldb, ptrdiff_t bs,
+                                         float *acc, int mode, float *c, ptrdiff_t ldc,
+                                         float alpha, float beta);
+
+#define PDNN_F32_DOTR_UKERNEL(name)                                                          \
+    void name(size_t mr, size_t nr, size_t nimg, size_t kc, const float *restrict a,          \
+              ptrdiff_t lda, ptrdiff_t as, const float *restrict b, ptrdiff_t ldb,            \
+              ptrdiff_t bs, float *restrict acc, int mode, float *restrict c, ptrdiff_t ldc, \
+              float alpha, float beta)
+
+PDNN_F32_DOTR_UKERNEL(pdnn_f32_dotr_ukernel_6x4__scalar);
+PDNN_F32_DOTR_UKERNEL(pdnn_f32_dotr_ukernel_6x4__avx512);
 
 #endif

@@ -30,7 +30,8 @@
  *
  * Workspace: the accumulation buffer (K * C/groups elements, dW's size) when A = x; channels-last
  * also one K block of packed A and B ((K + C) / groups * 256 elements per group); the dot
- * path its lane sums (64 bytes per filter element); the ldb path none. */
+ * path none where dy and x fit in half of L2, else its lane sums (64 bytes per filter
+ * element); the ldb path none. */
 #include "core/registry.h"
 #include "cpu/cache.h"
 #include "cpu/ukernels/transpose/transpose.h"
