@@ -1,8 +1,9 @@
 /* The stride-2 3x3 phase depthwise path (conv_cpu_direct_dw_s2f.c, AVX-512 only;
  * forward and backward filter) against the independent oracle of tests/common/tu_conv.h,
  * run directly through a test entry whose supports() is pdnn_dws2f_applies: output rows
- * of 1 to 15 columns (up to 7: two planes a vector, an odd last plane alone; 8-15: one
- * plane, at any pixel count; 16 columns refused), odd and even heights and widths, input columns and rows
+ * of 1 to 32 columns (up to 7: two planes a vector, an odd last plane alone; 8-15: one
+ * plane, at any pixel count; 16-32: one plane, two vectors a row, columns up to 64 - p2
+ * read, up to 3136 output pixels a channel, more refused; 33 columns refused), odd and even heights and widths, input columns and rows
  * no output reads, padding 0-3 (wider than the kernel: outputs no tap reaches, whole tap
  * rows skipped), asymmetric, 1-row planes, flip, KRSC (gathered weights), channel counts
  * that cross the 64-plane calls and the images, minibatches 1-9, gapped layouts (refused
@@ -40,7 +41,13 @@ static const int cfg[][10] = {
     {16, 16, 0, 0, 0, 0, 65, 1, 0, 0},  {40, 26, 1, 1, 1, 1, 2, 1, 0, 0},
     {3, 3, 3, 3, 3, 3, 2, 2, 0, 0},     {30, 14, 2, 1, 1, 2, 129, 1, 0, 0},
     {28, 28, 1, 1, 1, 1, 3, 2, 0, 0},   {16, 20, 1, 1, 1, 1, 5, 3, 0, 1},
-    {28, 28, 1, 1, 1, 1, 2, 4, 0, 0},   {28, 28, 1, 1, 1, 1, 2, 3, 0, 1}};
+    {28, 28, 1, 1, 1, 1, 2, 4, 0, 0},   {28, 28, 1, 1, 1, 1, 2, 3, 0, 1},
+    /* 16-32 output columns: two vectors a row */
+    {6, 56, 1, 1, 1, 1, 5, 2, 0, 0},    {5, 64, 1, 1, 1, 1, 3, 1, 0, 1},
+    {4, 65, 0, 0, 0, 0, 3, 2, 0, 0},    {7, 40, 2, 1, 3, 0, 4, 1, 0, 0},
+    {3, 34, 1, 1, 0, 1, 2, 3, 1, 0},    {5, 66, 1, 1, 1, 1, 2, 1, 0, 0},
+    {2, 31, 1, 1, 2, 2, 3, 2, 0, 1},    {8, 62, 1, 1, 1, 1, 17, 1, 0, 0},
+    {56, 56, 1, 1, 1, 1, 2, 4, 0, 0},   {56, 56, 1, 1, 1, 1, 2, 5, 0, 0}};
 
 static tu_conv_shape cfg_shape(int i)
 {
@@ -104,7 +111,8 @@ static void test_path(void)
             tu_conv_setup cs;
             tu_conv_setup_init(&cs, &s, dir);
             const bool unit = cs.p.xs[3] == 1 && cs.p.ys[3] == 1;
-            const bool rule = dir != PDNN_CONV_BWD_DATA && ow <= 15 && s.out[0] <= 64;
+            const bool rule = dir != PDNN_CONV_BWD_DATA && s.out[0] <= 64 &&
+                              (ow <= 15 || (ow <= 32 && s.n * s.out[0] * ow <= 3136));
             const bool want = avx512 && unit && rule;
             TU_CHECK(pdnn_dws2f_applies(&cs.p) == want,
                      "stride-2 phase rows %dx%d %s: applies %d, expected %d", c[0], c[1],

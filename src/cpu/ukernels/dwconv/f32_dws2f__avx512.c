@@ -7,14 +7,16 @@ enum { L = 16 };
 
 int pdnn_f32_dws2f_plan__avx512(const pdnn_dws2_geom *g, pdnn_dws2f_plan *pl)
 {
-    if (g->kh != 3 || g->kw != 3 || g->OW < 1 || g->OW > 15 || g->OH < 1 || g->H < 1 ||
+    if (g->kh != 3 || g->kw != 3 || g->OW < 1 || g->OW > 2 * L || g->OH < 1 || g->H < 1 ||
         g->W < 1 || g->p1 < 0 || g->p2 < 0)
         return 0;
     pl->g = *g;
     pl->np = g->OW <= 7 ? 2 : 1;
-    pl->nv = 1;
-    /* x rows within a unit's vectors (always, with the output sizes of the padding) */
-    if (g->OH > PDNN_DWS2F_ROWS || g->W > (pl->np == 2 ? L : 2 * L)) return 0;
+    pl->nv = g->OW <= 15 ? 1 : 2;
+    /* one-vector x rows within a unit's vectors (always, with the output sizes of the
+     * padding; two vectors read columns up to 64 - p2, all an output row can reach) */
+    if (g->OH > PDNN_DWS2F_ROWS || (pl->nv == 1 && g->W > (pl->np == 2 ? L : 2 * L)))
+        return 0;
     const int hw = pl->np == 2 ? 8 : L; /* lanes a plane */
     for (int k = 0; k < 2; k++)
         for (int r2 = 0; r2 < 3; r2++) {

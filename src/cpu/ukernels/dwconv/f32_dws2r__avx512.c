@@ -30,6 +30,48 @@ typedef struct {
     __m512i ix[3];
 } ph_consts;
 
+/* One plane, two vectors an output row (outputs 16 k + l, k < 2): vector k's x columns
+ * 32 k - p2 + [0, 32) loaded as two vectors (masks ld[k][h]), its even and odd ones by
+ * two permutes (phases r2 - p2 = 0, 1), phase 2 the even ones one lane on (valignd with
+ * the next vector's even ones, or for the last with column 64 - p2 alone, mask ldh). */
+typedef struct {
+    __mmask16 ld[2][2], ldh;
+    __m512i ie, io;
+} ph2_consts;
+
+AI void ph2_init(const pdnn_dws2f_plan *pl, ph2_consts *k)
+{
+    const int64_t W = pl->g.W, p2 = pl->g.p2;
+    for (int v = 0; v < 2; v++)
+        for (int h = 0; h < 2; h++) {
+            k->ld[v][h] = 0;
+            for (int l = 0; l < L; l++) {
+                const int64_t c = 32 * v - p2 + L * h + l;
+                if (c >= 0 && c < W) k->ld[v][h] |= (__mmask16)(1u << l);
+            }
+        }
+    k->ldh = (__mmask16)(64 - p2 >= 0 && 64 - p2 < W ? 1 : 0);
+    k->ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    k->io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+}
+
+/* The column phases ph[v][r2] of x row ro of plane a (two vectors). */
+AI void phases2(const ph2_consts *k, const float *a, ptrdiff_t ro, ptrdiff_t p2, __m512 ph[2][3])
+{
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++) {
+        const ptrdiff_t c0 = ro + 32 * v - p2;
+        const __m512 v0 = _mm512_maskz_loadu_ps(k->ld[v][0], at(a, c0));
+        const __m512 v1 = _mm512_maskz_loadu_ps(k->ld[v][1], at(a, c0 + L));
+        ph[v][0] = _mm512_permutex2var_ps(v0, k->ie, v1);
+        ph[v][1] = _mm512_permutex2var_ps(v0, k->io, v1);
+    }
+    const __m512i hi = _mm512_castps_si512(_mm512_maskz_loadu_ps(k->ldh, at(a, ro + 64 - p2)));
+    ph[0][2] = _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(ph[1][0]),
+                                                       _mm512_castps_si512(ph[0][0]), 1));
+    ph[1][2] = _mm512_castsi512_ps(_mm512_alignr_epi32(hi, _mm512_castps_si512(ph[1][0]), 1));
+}
+
 AI void ph_init(const int NP, const pdnn_dws2f_plan *pl, ph_consts *k)
 {
     const int64_t W = pl->g.W, p2 = pl->g.p2;
@@ -108,6 +150,75 @@ AI void fwd_unit(const int NP, const pdnn_dws2f_plan *pl, const ph_consts *k, co
     }
 }
 
+/* Forward of one plane at two vectors an output row (fwd_unit's chains per vector). */
+AI void fwd_unit2(const pdnn_dws2f_plan *pl, const ph2_consts *k, const float *x0,
+                  const __m512 *wv, float *y0, __m512 va, __m512 vb, float beta)
+{
+    const pdnn_dws2_geom *g = &pl->g;
+    const int64_t H = g->H, OH = g->OH, p1 = g->p1;
+    const ptrdiff_t xs1 = g->xs1, ys1 = g->ys1, p2 = (ptrdiff_t)g->p2;
+    __mmask16 km[2][3];
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++)
+#pragma GCC unroll 3
+        for (int r2 = 0; r2 < 3; r2++) km[v][r2] = pl->km[v][r2];
+    const __mmask16 st[2] = {pl->st[0], pl->st[1]};
+    __m512 pc[2][3];
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++) pc[v][0] = pc[v][1] = pc[v][2] = _mm512_setzero_ps();
+    int64_t i0 = -p1;
+    if (i0 >= 0 && i0 < H) phases2(k, x0, (ptrdiff_t)i0 * xs1, p2, pc);
+    for (int64_t o = 0; o < OH; o++, i0 += 2) {
+        __m512 acc[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
+        if (i0 >= 0 && i0 < H)
+#pragma GCC unroll 2
+            for (int v = 0; v < 2; v++)
+#pragma GCC unroll 3
+                for (int r2 = 0; r2 < 3; r2++)
+                    acc[v] = _mm512_mask3_fmadd_ps(wv[r2], pc[v][r2], acc[v], km[v][r2]);
+        if (i0 + 1 >= 0 && i0 + 1 < H) {
+            __m512 ph[2][3];
+            phases2(k, x0, (ptrdiff_t)(i0 + 1) * xs1, p2, ph);
+#pragma GCC unroll 2
+            for (int v = 0; v < 2; v++)
+#pragma GCC unroll 3
+                for (int r2 = 0; r2 < 3; r2++)
+                    acc[v] = _mm512_mask3_fmadd_ps(wv[3 + r2], ph[v][r2], acc[v], km[v][r2]);
+        }
+        if (i0 + 2 >= 0 && i0 + 2 < H) {
+            phases2(k, x0, (ptrdiff_t)(i0 + 2) * xs1, p2, pc);
+#pragma GCC unroll 2
+            for (int v = 0; v < 2; v++)
+#pragma GCC unroll 3
+                for (int r2 = 0; r2 < 3; r2++)
+                    acc[v] = _mm512_mask3_fmadd_ps(wv[6 + r2], pc[v][r2], acc[v], km[v][r2]);
+        }
+#pragma GCC unroll 2
+        for (int v = 0; v < 2; v++) {
+            __m512 e = _mm512_mul_ps(va, acc[v]);
+            float *d = y0 + o * ys1 + L * v;
+            if (beta != 0) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(st[v], d)));
+            _mm512_mask_storeu_ps(d, st[v], e);
+        }
+    }
+}
+
+AI void fwd_planes2(const pdnn_dws2f_plan *pl, size_t np, const float *x, ptrdiff_t xcs,
+                    const float *w, ptrdiff_t wcs, float *y, ptrdiff_t ycs, float alpha,
+                    float beta)
+{
+    ph2_consts k;
+    ph2_init(pl, &k);
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    for (size_t p = 0; p < np; p++) {
+        const float *w0 = w + (ptrdiff_t)p * wcs;
+        __m512 wv[9];
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) wv[t] = _mm512_set1_ps(w0[t]);
+        fwd_unit2(pl, &k, x + (ptrdiff_t)p * xcs, wv, y + (ptrdiff_t)p * ycs, va, vb, beta);
+    }
+}
+
 AI void fwd_planes(const int NP, const pdnn_dws2f_plan *pl, size_t np, const float *x,
                    ptrdiff_t xcs, const float *w, ptrdiff_t wcs, float *y, ptrdiff_t ycs,
                    float alpha, float beta)
@@ -137,6 +248,8 @@ void pdnn_f32_dws2r_fwd__avx512(const pdnn_dws2f_plan *pl, size_t np, const floa
 {
     if (pl->np == 2)
         fwd_planes(2, pl, np, x, xcs, w, wcs, y, ycs, alpha, beta);
+    else if (pl->nv == 2)
+        fwd_planes2(pl, np, x, xcs, w, wcs, y, ycs, alpha, beta);
     else
         fwd_planes(1, pl, np, x, xcs, w, wcs, y, ycs, alpha, beta);
 }
@@ -172,6 +285,55 @@ AI void bwdf_img(const int NP, const pdnn_dws2f_plan *pl, const ph_consts *k, co
 #pragma GCC unroll 3
             for (int r2 = 0; r2 < 3; r2++)
                 a[6 + r2] = _mm512_mask3_fmadd_ps(dv, pc[r2], a[6 + r2], km[r2]);
+        }
+    }
+}
+
+/* bwdf of one image of one plane at two vectors an output row: both vectors' products
+ * into the same 9 accumulators (per row, vector 0 then 1). */
+AI void bwdf_img2(const pdnn_dws2f_plan *pl, const ph2_consts *k, const float *x0,
+                  const float *d0, __m512 *a)
+{
+    const pdnn_dws2_geom *g = &pl->g;
+    const int64_t H = g->H, OH = g->OH, p1 = g->p1;
+    const ptrdiff_t xs1 = g->xs1, ys1 = g->ys1, p2 = (ptrdiff_t)g->p2;
+    __mmask16 km[2][3];
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++)
+#pragma GCC unroll 3
+        for (int r2 = 0; r2 < 3; r2++) km[v][r2] = pl->km[v][r2];
+    const __mmask16 st[2] = {pl->st[0], pl->st[1]};
+    __m512 pc[2][3];
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++) pc[v][0] = pc[v][1] = pc[v][2] = _mm512_setzero_ps();
+    int64_t i0 = -p1;
+    if (i0 >= 0 && i0 < H) phases2(k, x0, (ptrdiff_t)i0 * xs1, p2, pc);
+    for (int64_t o = 0; o < OH; o++, i0 += 2) {
+        __m512 dv[2];
+#pragma GCC unroll 2
+        for (int v = 0; v < 2; v++) dv[v] = _mm512_maskz_loadu_ps(st[v], at(d0, o * ys1 + L * v));
+        if (i0 >= 0 && i0 < H)
+#pragma GCC unroll 3
+            for (int r2 = 0; r2 < 3; r2++)
+#pragma GCC unroll 2
+                for (int v = 0; v < 2; v++)
+                    a[r2] = _mm512_mask3_fmadd_ps(dv[v], pc[v][r2], a[r2], km[v][r2]);
+        if (i0 + 1 >= 0 && i0 + 1 < H) {
+            __m512 ph[2][3];
+            phases2(k, x0, (ptrdiff_t)(i0 + 1) * xs1, p2, ph);
+#pragma GCC unroll 3
+            for (int r2 = 0; r2 < 3; r2++)
+#pragma GCC unroll 2
+                for (int v = 0; v < 2; v++)
+                    a[3 + r2] = _mm512_mask3_fmadd_ps(dv[v], ph[v][r2], a[3 + r2], km[v][r2]);
+        }
+        if (i0 + 2 >= 0 && i0 + 2 < H) {
+            phases2(k, x0, (ptrdiff_t)(i0 + 2) * xs1, p2, pc);
+#pragma GCC unroll 3
+            for (int r2 = 0; r2 < 3; r2++)
+#pragma GCC unroll 2
+                for (int v = 0; v < 2; v++)
+                    a[6 + r2] = _mm512_mask3_fmadd_ps(dv[v], pc[v][r2], a[6 + r2], km[v][r2]);
         }
     }
 }
@@ -223,12 +385,31 @@ AI void bwdf_planes(const int NP, const pdnn_dws2f_plan *pl, size_t np, size_t n
     }
 }
 
+AI void bwdf_planes2(const pdnn_dws2f_plan *pl, size_t np, size_t nimg, const float *x,
+                     ptrdiff_t xcs, ptrdiff_t xns, const float *dy, ptrdiff_t ycs,
+                     ptrdiff_t yns, float *sum)
+{
+    ph2_consts k;
+    ph2_init(pl, &k);
+    for (size_t p = 0; p < np; p++) {
+        __m512 a[9];
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) a[t] = _mm512_setzero_ps();
+        for (size_t n = 0; n < nimg; n++)
+            bwdf_img2(pl, &k, at(x, (ptrdiff_t)n * xns + (ptrdiff_t)p * xcs),
+                      at(dy, (ptrdiff_t)n * yns + (ptrdiff_t)p * ycs), a);
+        bwdf_sums(1, a, sum + 9 * p, NULL);
+    }
+}
+
 void pdnn_f32_dws2r_bwdf__avx512(const pdnn_dws2f_plan *pl, size_t np, size_t nimg,
                                  const float *x, ptrdiff_t xcs, ptrdiff_t xns, const float *dy,
                                  ptrdiff_t ycs, ptrdiff_t yns, float *sum)
 {
     if (pl->np == 2)
         bwdf_planes(2, pl, np, nimg, x, xcs, xns, dy, ycs, yns, sum);
+    else if (pl->nv == 2)
+        bwdf_planes2(pl, np, nimg, x, xcs, xns, dy, ycs, yns, sum);
     else
         bwdf_planes(1, pl, np, nimg, x, xcs, xns, dy, ycs, yns, sum);
 }

@@ -11,8 +11,8 @@
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
  *  - otherwise, forward and backward filter, FLOAT at AVX-512, multiplier 1, 2-d, stride
- *    2 x 2, unit dilation, 3 x 3 filters, output rows of at most 15 columns (at most 64
- *    rows): each x row (of two planes at up to 7 columns) loaded once and split by three
+ *    2 x 2, unit dilation, 3 x 3 filters, output rows of at most 15 columns (16 to 32 up
+ *    to 3136 output pixels a channel; at most 64 rows): each x row (of two planes at up to 7 columns) loaded once and split by three
  *    permutes into its column phases, kept in registers for the output rows that read
  *    it; every tap of 16 outputs (of their dy, backward filter) then one multiply-add
  *    (conv_cpu_direct_dw_s2f.c);

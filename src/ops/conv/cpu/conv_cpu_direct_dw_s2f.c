@@ -33,6 +33,7 @@
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2f.h"
 
 #define S2F_GROUP 64 /* planes a kernel call */
+#define S2F_WIDE_PIX 3136 /* two-vector rows: output pixels a channel at most */
 
 static bool s2f_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_dws2f_plan *pl)
 {
@@ -46,8 +47,12 @@ static bool s2f_geom(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, pdnn_
      * faster than the in-place permutes of _s2.c at rows of 8 to 15 columns too, where
      * session 7's buffers lost from a few images on (28x28 -> 14x14 x 192, 1 thread, CPU
      * clock: forward minibatch 4 112 -> 95 us, 32 1074 -> 955; backward filter 4 117 ->
-     * 86, 32 1031-1053 -> 993-1031) */
-    return true;
+     * 86, 32 1031-1053 -> 993-1031); rows of 16 to 32 columns (two vectors) only up to
+     * S2F_WIDE_PIX output pixels a channel (56x56 -> 28x28 x 144, 1 thread, CPU clock,
+     * against _s2.c: forward minibatch 1 73-75 -> 59-76 us, 2 and 4 equal, 32 3.4-3.5 ->
+     * 3.9 ms; backward filter 1 74 -> 59-67 us, 2 230 -> 196, 4 368 -> 349, 8 equal, 32
+     * 3.4-3.9 -> 4.8-5.5 ms) */
+    return pl->nv == 1 || p->n * g.OH * g.OW <= S2F_WIDE_PIX;
 }
 
 bool pdnn_dws2f_applies(const pdnn_conv_problem *p)

@@ -2,8 +2,8 @@
  * registers (internal part of "cpu:direct_dw", conv_cpu_direct_dw.c;
  * conv_cpu_direct_dw_s2f.c): f32 at AVX-512, multiplier 1, 2-d, stride 2 x 2, unit
  * dilation, 3 x 3 filters, non-negative padding, unit column strides, not channels-last,
- * output rows of at most 15 columns (and 64 rows), any minibatch (backward data returns
- * false). Each returns false, touching nothing, when the problem is outside that set
+ * output rows of at most 15 columns at any minibatch, 16 to 32 up to 3136 output pixels
+ * a channel (all images), at most 64 rows (backward data returns false). Each returns false, touching nothing, when the problem is outside that set
  * (the caller then runs its other paths). */
 #ifndef PDNN_CONV_CPU_DIRECT_DW_S2F_H
 #define PDNN_CONV_CPU_DIRECT_DW_S2F_H
