@@ -90,6 +90,22 @@ static void test_random(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
     tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0, 0, true);
     tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, false, -0.5, 1, 0, true);
+    /* the backward filter's pieces of dy: rows of 256 pixels and more (pieces of one
+     * row: 300 = 256 + 44, 1-d and 2-d, stride 2 along the row) and rows of fewer (whole
+     * rows a piece: 9 rows of 28, then the image's last 1); 35 taps in 3 groups; more
+     * output channels than a 32-lane block (up to three, the last partial) */
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 1, 2, 40, 300, 5, 1, 2, 1);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 1, 33, 3, 600, 3, 3, 1, 1, 1);
+    s.str[1] = 2;
+    tu_conv_finish_shape(&s);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 2, 0.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 3, 1, 1, 8, 28, 28, 5, 5, 1, 2, 1);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 1, 70, 10, 10, 7, 5, 1, 3, 1);
+    s.pb[1] = s.pe[1] = 2;
+    tu_conv_finish_shape(&s);
+    tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0, 0, true);
     /* an empty batch: dw = beta dw */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 0, 1, 2, 9, 6, 6, 3, 3, 1, 1, 1);
     tu_conv_check(imw, &s, PDNN_CONV_BWD_FILTER, true, 1, 0.5, 0, true);

@@ -196,10 +196,10 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
                   (0.005 + wino_filter_ms(p, &s, cdiv(s.oh, 4) * cdiv(s.ow, 4), nt)) * nt;
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
         /* few input channels on flat planes: nothing packed, 8-row tiles; the backward
-         * filter's 8 dy loads per 24 multiply-adds run slower (1 thread: LeNet conv1 and
-         * MobileNet-v2's stem faster than GEMM, VGG-16 conv1_1's 64 rows 5% slower) */
-        const double e = p->dir == PDNN_CONV_BWD_FILTER ? 0.62 : 0.85;
-        compute = s.flops / (peak * e * fill(s.kg, 8));
+         * filter sums 32 output channels a vector pair and transposes dy (1 thread:
+         * LeNet conv1, MobileNet-v2's stem and VGG-16 conv1_1 faster than GEMM) */
+        const bool bwdf = p->dir == PDNN_CONV_BWD_FILTER;
+        compute = s.flops / (peak * (bwdf ? 0.7 : 0.85) * fill(s.kg, bwdf ? 32 : 8));
     } else if (direct && s.one_by_one) { /* GEMM without im2col */
         /* backward filter: the operand with more channels gives the rows */
         const double rows = fwd ? s.kg : bwdd ? s.cg : (s.cg > s.kg ? s.cg : s.kg);

@@ -1,11 +1,8 @@
-/* Few-input-channel convolution micro-kernels (fewc_ukernels.h), AVX-512. Forward: 8
- * output channels x NV (1-3) grid vectors in 24 (8 NV) accumulators; per tap, the NV
- * masks and masked loads, 8 broadcast weights from the packed filter (one 32-byte group a
- * tap), 8 NV masked fused multiply-adds. Backward filter: 8 output channels x NT (1-3)
- * taps of lane sums; per grid vector, NT masked x loads, 8 dy loads, 8 NT masked fused
- * multiply-adds. */
+/* The few-input-channel forward micro-kernel (fewc_ukernels.h), AVX-512: 8 output
+ * channels x NV (1-3) grid vectors in 24 (8 NV) accumulators; per tap, the NV masks and
+ * masked loads, 8 broadcast weights from the packed filter (one 32-byte group a tap),
+ * 8 NV masked fused multiply-adds. */
 #include <immintrin.h>
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "cpu/ukernels/fewc/fewc_ukernels.h"
@@ -82,69 +79,4 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
     case 3: tile(3, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
     default: break;
     }
-}
-
-/* NT taps (1-3) of the backward filter's tile; FULL: 8 rows at dy + {0..7} drs (the
- * addresses from two row pointers and three strides), else mr rows, the rows past mr
- * reading row mr - 1 again (their sums are not stored). */
-AI void bwdf(const int NT, const bool FULL, size_t mr, size_t v0, size_t v1, size_t npix,
-             const float *dy, ptrdiff_t drs, const float *src, const ptrdiff_t *toff,
-             const uint16_t *masks, size_t ntap, float *acc)
-{
-    __m512 a[MR][3];
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; i++)
-#pragma GCC unroll 3
-        for (int t = 0; t < NT; t++) a[i][t] = _mm512_loadu_ps(acc + (i * PDNN_FEWC_NV + t) * L);
-    ptrdiff_t to[3] = {0, 0, 0};
-#pragma GCC unroll 3
-    for (int t = 0; t < NT; t++) to[t] = toff[t];
-    ptrdiff_t roff[MR];
-    for (int i = 0; i < MR; i++) roff[i] = ((size_t)i < mr ? i : (ptrdiff_t)mr - 1) * drs;
-    const ptrdiff_t d2 = 2 * drs, d3 = 3 * drs;
-    const size_t vfull = npix / L < v1 ? npix / L : v1; /* vectors with all lanes in the grid */
-    for (size_t v = v0; v < v1; v++) {
-        const size_t f = v * L;
-        const __mmask16 kv =
-            v < vfull ? (__mmask16)0xFFFF : (__mmask16)((1u << (npix - f)) - 1u);
-        __mmask16 k[3];
-        __m512 x[3];
-#pragma GCC unroll 3
-        for (int t = 0; t < NT; t++) {
-            k[t] = masks[v * ntap + (size_t)t];
-            x[t] = _mm512_maskz_loadu_ps(k[t], at(src, (ptrdiff_t)f + to[t]));
-        }
-        const float *p0 = dy + f, *p4 = p0 + 4 * drs;
-        const float *full[MR] = {p0, p0 + drs, p0 + d2, p0 + d3, p4, p4 + drs, p4 + d2, p4 + d3};
-#pragma GCC unroll 8
-        for (int i = 0; i < MR; i++) {
-            const float *row = FULL ? full[i] : p0 + roff[i];
-            const __m512 g = _mm512_maskz_loadu_ps(kv, row);
-#pragma GCC unroll 3
-            for (int t = 0; t < NT; t++) a[i][t] = _mm512_mask3_fmadd_ps(g, x[t], a[i][t], k[t]);
-        }
-    }
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; i++) {
-        if ((size_t)i >= mr) break;
-#pragma GCC unroll 3
-        for (int t = 0; t < NT; t++) _mm512_storeu_ps(acc + (i * PDNN_FEWC_NV + t) * L, a[i][t]);
-    }
-}
-
-void pdnn_f32_fewc_bwdf_8x3__avx512(size_t mr, size_t nt, size_t v0, size_t v1, size_t npix,
-                                    const float *dy, ptrdiff_t drs, const float *src,
-                                    const ptrdiff_t *toff, const uint16_t *masks, size_t ntap,
-                                    float *acc)
-{
-    if (mr == 0) return;
-    if (mr > MR) mr = MR;
-#define BWDF(NT_, FULL_) bwdf(NT_, FULL_, mr, v0, v1, npix, dy, drs, src, toff, masks, ntap, acc)
-    if (mr == MR && nt == 3) BWDF(3, true);
-    else if (mr == MR && nt == 2) BWDF(2, true);
-    else if (mr == MR && nt == 1) BWDF(1, true);
-    else if (nt == 3) BWDF(3, false);
-    else if (nt == 2) BWDF(2, false);
-    else if (nt == 1) BWDF(1, false);
-#undef BWDF
 }
