@@ -34,9 +34,21 @@
  * chain of fused multiply-adds over c, then the taps in filter order, so results do not
  * depend on the thread count; exact on small integers.
  *
- * Workspace: the packed filter (K rounded up to 8, x C x taps elements), the masks
- * (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of a chunk of
- * images (FEWC_CHUNK_BYTES, or one image). */
+ * The backward filter sums along the output channels instead: dw[k][tap] = sum over
+ * pixels of dy[k][pixel] x[pixel + tap], 32 channels a pair of vectors, so dy is
+ * transposed (by pieces of at most BWDF_COLS pixels) and every tap's source value is
+ * broadcast from zero-padded copies of the source rows (str[1] new rows per output row,
+ * kept in a ring of r rows a channel); no masks, no lane sums. The (image, output row)
+ * sequence is cut into BWDF_SLOTS fixed parts, summed apart by (part, 32-channel block)
+ * items and added in order at the end, so the sums do not depend on the thread count;
+ * padding enters as x = 0 (as im2col's zeros). The transposes read dy's 32 planes at
+ * once; they take ~25% of the time (LeNet conv1, minibatch 32).
+ *
+ * Workspace: forward, the packed filter (K rounded up to 8, x C x taps elements), the
+ * masks (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of a
+ * chunk of images (FEWC_CHUNK_BYTES, or one image); backward filter, the items' sums
+ * (BWDF_SLOTS x ceil(K / 32) x tap groups x 14 x 32 floats) and their source-row rings
+ * (C x R rows of Q str[2] + S - 1 floats each); 32 KiB of each thread's stack. */
 #include <stdint.h>
 #include <string.h>
 
