@@ -16,7 +16,9 @@
  *    short images with dx's pixels contiguous (written in one pass) and gapped (scattered);
  *    the forward's B blocks copied into panels where x's rows are not 64 bytes apart;
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512; one
- *    pass, or pixel blocks with the lanes kept between them), the GEMM form past it, its K blocks across short images (FLOAT and DOUBLE).
+ *    pass, or pixel blocks with the lanes kept between them), the GEMM form past it (on
+ *    the 12 x 32 kernel where its tiles are fuller; one image's blocks balanced between
+ *    the threads), its K blocks across short images (FLOAT and DOUBLE).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
@@ -414,6 +416,17 @@ static void test_bwdf(void)
     s = shape(2, 1, 20, 300, 14, 14, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, any_path, true);
     s = shape(3, 1, 70, 130, 13, 13, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
+    /* the GEMM form on the 12 x 32 kernel (AVX-512: dW's 32-column tiles fuller than the
+     * 6 x 64 kernel's either way), with a row remainder; one image at two threads: the
+     * balanced row x column blocks (uneven counts of panels and row blocks) */
+    s = shape(1, 1, 96, 30, 5, 7, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
+    s = shape(1, 1, 32, 100, 9, 9, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
+    s = shape(1, 1, 576, 96, 6, 6, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
+    s = shape(1, 1, 330, 70, 3, 5, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, any_path, true);
     s = shape(3, 2, 33, 17, 5, 6, 1, TU_LAYOUT_GAPPED);
     check_path(&s, bw, any_path, true);

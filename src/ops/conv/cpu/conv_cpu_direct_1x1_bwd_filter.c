@@ -66,6 +66,25 @@ typedef struct {
     int64_t mbr, mb, cbp, cb, ntasks;
 } bwdf_plan;
 
+/* Share of an m x n product's MR x NR tiles that holds real elements. */
+static double tile_fill(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n)
+{
+    return (double)m / (double)(cdiv(m, uk->mr) * uk->mr) * (double)n / (double)(cdiv(n, uk->nr) * uk->nr);
+}
+
+/* The 12 x 32 kernel (AVX-512 FLOAT) where its tiles of dW (A = dy) are fuller than the
+ * 6 x 64 kernel's in either orientation: dW written in place, with no transposed buffer
+ * (MobileNet-v2 b12_expand 96 -> 576 channels, 14 x 14, mb1, one thread: 0.184 -> 0.148 ms;
+ * oneDNN 0.125). */
+static void bwdf_pick_kernel(pdnn_conv_gemm_geom *g)
+{
+    const pdnn_gemm_ukernel *n32 = pdnn_gemm_ukernel_select_nr(g->t, 32);
+    if (!n32 || n32 == g->uk || g->geo.kg == 0 || g->geo.cg == 0) return;
+    const double fy = tile_fill(g->uk, g->geo.kg, g->geo.cg), fx = tile_fill(g->uk, g->geo.cg, g->geo.kg);
+    const double f32 = tile_fill(n32, g->geo.kg, g->geo.cg);
+    if (f32 > 1.05 * fy && f32 >= 0.95 * fx) g->uk = n32;
+}
+
 static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            bwdf_plan *pl)
 {
@@ -114,6 +133,7 @@ static size_t bwdf_workspace(const void *prob)
     pdnn_conv_gemm_geom_init(prob, &g);
     if (pdnn_conv_1x1_ldb_bwdf_applies(prob, &g)) return 0; /* read in place */
     if (pdnn_conv_1x1_dot_applies(&g)) return pdnn_conv_1x1_dot_workspace(&g);
+    bwdf_pick_kernel(&g);
     bwdf_plan pl;
     bwdf_plan_init(prob, &g, &pl);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
@@ -166,6 +186,72 @@ static void bwdf_tiles(bwdf_plan *pl, int nthreads)
         else
             break;
     }
+}
+
+/* Estimated time of the slowest of nt threads (static schedule: contiguous runs of
+ * tasks, the first ntasks % nt threads one more) for row blocks of mbr and column blocks
+ * of cbp panels, in units of a pixel's work: per task its tiles' multiply-adds (MR
+ * padded rows x panels x NR / 32 lanes a cycle) and the transposes of its B panels
+ * (about 0.4 cycles an element, measured: 9% of MobileNet-v2 b12_project at one task). */
+static double bwdf_slowest(const bwdf_plan *pl, int64_t mbr, int64_t cbp, int nt)
+{
+    const pdnn_gemm_ukernel *uk = pl->g->uk;
+    const int64_t mr = uk->mr, nr = uk->nr, np = cdiv(pl->nb, nr);
+    const int64_t mb = cdiv(pl->ma, mbr), cb = cdiv(np, cbp), per = mb * cb, n = pl->g->g * per;
+    const int64_t q = n / nt, rem = n % nt;
+    double worst = 0;
+    for (int64_t t = 0, u = 0; t < nt; t++) {
+        double sum = 0;
+        for (int64_t e = u + q + (t < rem ? 1 : 0); u < e; u++) {
+            const int64_t r = u % per, i0 = (r / cb) * mbr, q0 = (r % cb) * cbp;
+            const int64_t rows = min64(pl->ma, i0 + mbr) - i0, pan = min64(np, q0 + cbp) - q0;
+            sum += (double)(cdiv(rows, mr) * mr * pan * nr) / 32.0 + 0.4 * (double)(pan * nr);
+        }
+        worst = sum > worst ? sum : worst;
+    }
+    return worst;
+}
+
+/* In place with several threads, one image: where the tasks split unevenly (MobileNet-v2
+ * b12_project, 96 x 576, 14 x 14: 5 tasks of 2 column panels for 2 threads), the
+ * row x column blocking whose slowest thread is estimated fastest (bwdf_slowest), under
+ * the same limits (rows a multiple of MR, at most BWDF_ROWS_MAX; a task's block of C at
+ * most half of L2; at most 4 tasks a thread, one group, up to 8 threads); kept only
+ * when at least 5% faster by the estimate. Two threads, wall clock, mb1: b12_project
+ * 0.099 -> 0.082 ms, b14_project (576 -> 160, 7 x 7) 0.042 -> 0.037, ResNet-50
+ * res5a_branch2c 0.41 -> 0.34, res3a_branch2a 0.81 -> 0.74, res2a_branch2c 0.41 -> 0.37
+ * (fewer tasks: B's panels transposed once, not once a row block). Not tried at
+ * minibatch 32 (the machine was too loaded to time two threads). */
+static void bwdf_balance(bwdf_plan *pl, int nt)
+{
+    if (nt <= 1 || nt > 8 || !pl->inplace || pl->g->g > 1 || pl->g->n > 1 || pl->ma == 0 ||
+        pl->nb == 0)
+        return;
+    const pdnn_gemm_ukernel *uk = pl->g->uk;
+    const int64_t mr = uk->mr, nr = uk->nr, rb = cdiv(pl->ma, mr), np = cdiv(pl->nb, nr);
+    const size_t half = pdnn_cpu_cache_sizes()->l2 / 2, es = pl->g->es;
+    const double cur = bwdf_slowest(pl, pl->mbr, pl->cbp, nt);
+    double best = cur;
+    int64_t bm = pl->mbr, bc = pl->cbp;
+    /* at most 4 tasks a thread (a few hundred task costs: well under a microsecond) */
+    for (int64_t mb = 1; mb <= min64(rb, 4 * (int64_t)nt); mb++)
+        for (int64_t cb = 1; cb <= min64(np, 4 * (int64_t)nt / mb); cb++) {
+            const int64_t mbr = cdiv(rb, mb) * mr, cbp = cdiv(np, cb);
+            if (mbr > BWDF_ROWS_MAX / mr * mr && mb < rb) continue;
+            if ((size_t)(mbr * cbp * nr) * es > half && cbp > 1) continue;
+            const double c = bwdf_slowest(pl, mbr, cbp, nt);
+            if (c < best) {
+                best = c;
+                bm = mbr;
+                bc = cbp;
+            }
+        }
+    if (best > 0.95 * cur) return;
+    pl->mbr = bm;
+    pl->cbp = bc;
+    pl->mb = cdiv(pl->ma, bm);
+    pl->cb = cdiv(np, bc);
+    pl->ntasks = pl->g->g * pl->mb * pl->cb;
 }
 
 /* Columns [c0, c0 + kc): pixel offsets of A's and B's operands. */
@@ -397,6 +483,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
         pdnn_conv_1x1_dot_run(p, &g, arg, ctx->ws, ctx->nthreads);
         return PDNN_STATUS_SUCCESS;
     }
+    bwdf_pick_kernel(&g);
     bwdf_plan pl;
     bwdf_plan_init(p, &g, &pl);
     pl.a = pl.a_is_x ? arg->src : arg->wei;
@@ -412,6 +499,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pl.bpg = pdnn_gemm_packed_b_elems(g.uk, pl.kcmax, pl.nb);
     const int nt = ctx->nthreads;
     bwdf_tiles(&pl, nt);
+    bwdf_balance(&pl, nt);
     const double alpha = arg->alpha, beta = arg->beta;
     char *dw = arg->dst;
 #pragma omp parallel num_threads(nt) if (nt > 1)
