@@ -85,6 +85,18 @@ pdnnStatus_t tu_conv_run_impl(const pdnn_impl *im, const pdnn_conv_problem *p, c
 bool tu_conv_check(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir dir, bool ints,
                    double alpha, double beta, double tol, bool must_support);
 
+/* The public descriptors of shape s (x, w, y in the roles of tu_conv_setup for dir),
+ * and their setup (a new one: gapped layouts draw new strides; _from: the given one). */
+typedef struct {
+    tu_conv_setup cs;
+    pdnnTensorDescriptor_t xd, yd;
+    pdnnFilterDescriptor_t wd;
+    pdnnConvolutionDescriptor_t cd;
+} tu_conv_descs;
+void tu_conv_descs_init(tu_conv_descs *d, const tu_conv_shape *s, pdnn_conv_dir dir);
+void tu_conv_descs_from(tu_conv_descs *d, const tu_conv_setup *cs);
+void tu_conv_descs_free(tu_conv_descs *d);
+
 /* The same check through the public API (pdnnConvolutionForward / BackwardData /
  * BackwardFilter with algorithm algo, the workspace size from the API's query): also
  * checks that the API's workspace equals im's when im is not NULL, and that a
@@ -92,6 +104,14 @@ bool tu_conv_check(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir di
  * unchanged. */
 void tu_conv_api_check(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir, int algo,
                        const pdnn_impl *im, bool ints, double alpha, double beta, double tol);
+
+/* The public API with algo (DIRECT or ALGO_0) on FLOAT shape s, small-integer data: the
+ * workspace query equals im's; with it, at 1 and 2 threads, the result is im's bits;
+ * with no workspace the call still runs (the algorithm's next entry, dispatch's rule)
+ * and gives the same values (exact on small integers). NaN-poisoned output when beta ==
+ * 0. */
+void tu_conv_api_check_direct(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir,
+                              int algo, const pdnn_impl *im, double beta);
 
 /* The registry entries of one implementation family by direction (indexed by
  * pdnn_conv_dir; NULL: the family does not serve that direction) and the public

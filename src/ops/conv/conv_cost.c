@@ -17,8 +17,8 @@
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
- * (cpu:direct_fewc) paths ahead of GEMM for their problems. Find (which times every
- * algorithm) overrides the model. */
+ * (cpu:direct_fewc, and cpu:direct_bcast's backward filter) paths ahead of GEMM for
+ * their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -195,11 +195,14 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         compute = wino_flops(p, &s) / peak * (fused ? 0.95 : 1.0) +
                   (0.005 + wino_filter_ms(p, &s, cdiv(s.oh, 4) * cdiv(s.ow, 4), nt)) * nt;
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
-        /* few input channels on flat planes: nothing packed, 8-row tiles; the backward
-         * filter sums 32 output channels a vector pair and transposes dy (1 thread:
-         * LeNet conv1, MobileNet-v2's stem and VGG-16 conv1_1 faster than GEMM) */
-        const bool bwdf = p->dir == PDNN_CONV_BWD_FILTER;
-        compute = s.flops / (peak * (bwdf ? 0.7 : 0.85) * fill(s.kg, bwdf ? 32 : 8));
+        /* few input channels on flat planes: nothing packed, 8-row tiles */
+        compute = s.flops / (peak * 0.85 * fill(s.kg, 8));
+    } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
+        /* backward filter along 32 output channels a vector pair: dy transposed once
+         * per tap chunk, the source rows copied with their padding (1 thread: LeNet's
+         * conv1, MobileNet-v2's stem and VGG-16 conv1_1 faster than GEMM; with many
+         * input channels slower: LeNet's conv2 at minibatch 1, 0.21 against 0.18 ms) */
+        compute = s.flops / (peak * (s.cg <= 4 ? 0.7 : 0.5) * fill(s.kg, 32));
     } else if (direct && s.one_by_one) { /* GEMM without im2col */
         /* backward filter: the operand with more channels gives the rows */
         const double rows = fwd ? s.kg : bwdd ? s.cg : (s.cg > s.kg ? s.cg : s.kg);

@@ -41,7 +41,7 @@ extern const pdnn_impl pdnn_conv_bwd_filter_ref_direct;   /* "ref:direct", ALGO_
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_gemm;     /* "cpu:gemm", ALGO_1 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_1x1; /* "cpu:direct_1x1", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_dw; /* "cpu:direct_dw", ALGO_0 */
-extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_fewc; /* "cpu:direct_fewc", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_bcast; /* "cpu:direct_bcast", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
 extern const pdnn_impl pdnn_conv_bwd_filter_cpu_wino5_nonfused; /* WINOGRAD_NONFUSED, 5x5 */
 
@@ -76,9 +76,9 @@ static const pdnn_impl *const pdnn_conv_bwd_filter_impls[] = {
     &pdnn_conv_bwd_filter_cpu_gemm,
     &pdnn_conv_bwd_filter_cpu_wino_nonfused,
     &pdnn_conv_bwd_filter_cpu_wino5_nonfused,
-    &pdnn_conv_bwd_filter_cpu_direct_fewc,
-    &pdnn_conv_bwd_filter_cpu_direct_dw,
     &pdnn_conv_bwd_filter_cpu_direct_1x1,
+    &pdnn_conv_bwd_filter_cpu_direct_bcast, /* after 1x1, before the one-channel groups */
+    &pdnn_conv_bwd_filter_cpu_direct_dw,
     &pdnn_conv_bwd_filter_ref_direct,
     NULL,
 };

@@ -6,8 +6,8 @@
  * element, under a 16-bit mask of the lanes whose source pixel lies inside the plane
  * (never read, never added). A register tile of 8 output channels x up to 3 vectors:
  * per tap, one masked load a vector, one broadcast weight a channel, one masked fused
- * multiply-add each. The backward filter's kernel sums along 32 output channels
- * instead (f32_fewc_bwdf_bc__avx512.c). Used by src/ops/conv/cpu/conv_cpu_direct_fewc.c.
+ * multiply-add each. Used by src/ops/conv/cpu/conv_cpu_direct_fewc.c (the backward
+ * filter of these problems: cpu/ukernels/bwdf).
  *
  * Sums: every output lane is one chain of fused multiply-adds over c (outer) and j
  * (inner) in increasing order; a masked-off lane adds nothing (not w * 0). Offsets and
@@ -34,17 +34,5 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
                                 ptrdiff_t scs, const ptrdiff_t *toff, const uint16_t *masks,
                                 const float *wp, float *dst, ptrdiff_t drs, size_t nlast,
                                 float alpha, float beta);
-
-#define PDNN_FEWC_BC_TAPS 14 /* taps of the backward filter's broadcast kernel, at most */
-
-/* Backward filter, broadcast form: for taps t < nt (1..PDNN_FEWC_BC_TAPS) and output
- * channel lanes l < 32,
- *   acc[32 t + l] += src[t][off + o sw] * dyt[32 o + l]   for o = 0, 1, .., q - 1
- * one fused multiply-add each, in increasing o (each lane one chain, continued from the
- * values in acc). dyt: q rows of 32 floats (the pixels' dy, channel-minor); src: a
- * source row a tap. Every source element read must exist (the caller's rows carry
- * their padding). */
-void pdnn_f32_fewc_bwdf_bc__avx512(size_t nt, size_t q, ptrdiff_t sw, const float *const *src,
-                                   ptrdiff_t off, const float *dyt, float *acc);
 
 #endif

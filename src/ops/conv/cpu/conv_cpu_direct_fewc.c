@@ -1,5 +1,5 @@
 /* Convolutions with few input channels on masked flat planes ("cpu:direct_fewc": forward
- * PDNN_CONVOLUTION_FWD_ALGO_DIRECT, backward filter PDNN_CONVOLUTION_BWD_FILTER_ALGO_0).
+ * PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
  *
  * The problems: FLOAT, AVX-512, one group, 1 to FEWC_C_MAX input channels, at least
  * FEWC_K_MIN output channels, 1-d or 2-d, dilation 1, stride 1 or 2 along each dim,
@@ -34,21 +34,11 @@
  * chain of fused multiply-adds over c, then the taps in filter order, so results do not
  * depend on the thread count; exact on small integers.
  *
- * The backward filter sums along the output channels instead: dw[k][tap] = sum over
- * pixels of dy[k][pixel] x[pixel + tap], 32 channels a pair of vectors, so dy is
- * transposed (by pieces of at most BWDF_COLS pixels) and every tap's source value is
- * broadcast from zero-padded copies of the source rows (str[1] new rows per output row,
- * kept in a ring of r rows a channel); no masks, no lane sums. The (image, output row)
- * sequence is cut into BWDF_SLOTS fixed parts, summed apart by (part, 32-channel block)
- * items and added in order at the end, so the sums do not depend on the thread count;
- * padding enters as x = 0 (as im2col's zeros). The transposes read dy's 32 planes at
- * once; they take ~25% of the time (LeNet conv1, minibatch 32).
+ * Workspace: the packed filter (K rounded up to 8, x C x taps elements), the masks
+ * (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of a chunk of
+ * images (FEWC_CHUNK_BYTES, or one image).
  *
- * Workspace: forward, the packed filter (K rounded up to 8, x C x taps elements), the
- * masks (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of a
- * chunk of images (FEWC_CHUNK_BYTES, or one image); backward filter, the items' sums
- * (BWDF_SLOTS x ceil(K / 32) x tap groups x 14 x 32 floats) and their source-row rings
- * (C x R rows of Q str[2] + S - 1 floats each); 32 KiB of each thread's stack. */
+ * The backward filter of these problems: conv_cpu_direct_bcast.c. */
 #include <stdint.h>
 #include <string.h>
 
@@ -56,7 +46,6 @@
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwmf_ukernels.h"
 #include "cpu/ukernels/fewc/fewc_ukernels.h"
-#include "cpu/ukernels/transpose/transpose.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
@@ -74,12 +63,6 @@
 #define FEWC_MIN_WORK_PER_THREAD (1 << 17)
 /* Bytes of phase planes of a chunk of images at stride 2, at most (one image at least). */
 #define FEWC_CHUNK_BYTES ((int64_t)2 << 20)
-/* Backward filter: the fixed parts of the (image, output row) sequence summed apart
- * (then added in order), the output channels of the broadcast kernel and the output
- * pixels of a transposed dy chunk. */
-#define BWDF_SLOTS 4
-#define BC_LANES 32
-#define BWDF_COLS 256
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -90,9 +73,6 @@ typedef struct {
     bool split;                  /* x copied into stride-phase planes (a stride of 2) */
     int64_t plane;               /* split: elements of one channel's phase planes */
     int64_t nbi;                 /* split: images a chunk */
-    /* backward filter: padded source rows wp wide, output channels kp (K rounded up
-     * to 32), ntg tap groups, items (slots x 32-channel blocks) */
-    int64_t wp, kp, ntg, items;
 } fewc_geom;
 
 /* Source index o * st + t - pad along a dim of stride st (1 or 2) and size n: the phase
@@ -124,12 +104,6 @@ static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
     const int64_t img = f->c * f->plane * (int64_t)sizeof(float);
     f->nbi = img > 0 && FEWC_CHUNK_BYTES / img > 1 ? FEWC_CHUNK_BYTES / img : 1;
     if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
-    /* backward filter: zero-padded source rows wp wide, output channels kp (K rounded
-     * up to 32) */
-    f->wp = (f->G.out[2] - 1) * f->G.str[2] + f->s;
-    f->kp = cdiv(f->k, BC_LANES) * BC_LANES;
-    f->ntg = cdiv(f->c * f->taps, PDNN_FEWC_BC_TAPS);
-    f->items = BWDF_SLOTS * cdiv(f->k, BC_LANES);
 }
 
 static bool fewc_supports(const void *prob, pdnn_conv_dir dir, const char **why)
@@ -195,11 +169,6 @@ static bool fwd_supports(const void *prob, const char **why)
     return fewc_supports(prob, PDNN_CONV_FWD, why);
 }
 
-static bool bwdf_supports(const void *prob, const char **why)
-{
-    return fewc_supports(prob, PDNN_CONV_BWD_FILTER, why);
-}
-
 /* The workspace: the packed filter (forward), the masks, the phase planes (stride 2),
  * each from a 64-byte boundary; NULL ws: sizes only. Returns the bytes. */
 typedef struct {
@@ -210,18 +179,6 @@ typedef struct {
 
 static int64_t ws_layout(const pdnn_conv_problem *p, const fewc_geom *f, void *ws, fewc_ws *l)
 {
-    if (p->dir == PDNN_CONV_BWD_FILTER) { /* the items' sums, then their source rows */
-        const int64_t acc =
-            f->items * f->ntg * PDNN_FEWC_BC_TAPS * BC_LANES * (int64_t)sizeof(float);
-        const int64_t o1 = cdiv(acc, 64) * 64;
-        const int64_t ring = cdiv(f->c * f->r * f->wp * (int64_t)sizeof(float), 64) * 64;
-        if (ws) {
-            l->wp = (float *)ws;
-            l->masks = NULL;
-            l->buf = (float *)((char *)ws + o1);
-        }
-        return o1 + f->items * ring;
-    }
     const int64_t wp = p->dir == PDNN_CONV_FWD
                            ? cdiv(f->k, MR) * MR * f->c * f->taps * (int64_t)sizeof(float)
                            : 0;
@@ -362,150 +319,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     return PDNN_STATUS_SUCCESS;
 }
 
-/* Source row ih of channel c of image xn, zero-padded: column j of d holds x's column
- * j - pad_left (0 outside x or for a row outside it). */
-static void padded_row(const fewc_geom *f, const float *xn, int64_t c, int64_t ih, float *d)
-{
-    const pdnn_conv_geom3 *G = &f->G;
-    const int64_t W = G->in[2], pl = G->pad[2];
-    if (ih < 0 || ih >= G->in[1]) {
-        memset(d, 0, (size_t)f->wp * sizeof(float));
-        return;
-    }
-    const float *src = xn + c * G->xs[1] + ih * G->xs[3];
-    const int64_t ja = pl < f->wp ? pl : f->wp, jx = W + pl < f->wp ? W + pl : f->wp;
-    const int64_t jb = jx > ja ? jx : ja;
-    memset(d, 0, (size_t)ja * sizeof(float));
-    memcpy(d + ja, src + ja - pl, (size_t)(jb - ja) * sizeof(float));
-    memset(d + jb, 0, (size_t)(f->wp - jb) * sizeof(float));
-}
-
-/* Points tp[t] at the ring's row of every tap (c, r, q) of output row oh of image xn,
- * after copying the source rows the ring does not hold yet (str[1] new a row; row ih in
- * slot ih mod r; held: the row each slot holds). */
-static void ring_rows(const fewc_geom *f, const float *xn, int64_t oh, float *ring,
-                      int64_t *held, const float **tp)
-{
-    const pdnn_conv_geom3 *G = &f->G;
-    const int64_t ih0 = oh * G->str[1] - G->pad[1];
-    int64_t slot = ((ih0 % f->r) + f->r) % f->r;
-    for (int64_t r = 0; r < f->r; r++, slot = slot + 1 == f->r ? 0 : slot + 1) {
-        if (held[slot] != ih0 + r) {
-            for (int64_t c = 0; c < f->c; c++)
-                padded_row(f, xn, c, ih0 + r, ring + (c * f->r + slot) * f->wp);
-            held[slot] = ih0 + r;
-        }
-        for (int64_t c = 0; c < f->c; c++)
-            for (int64_t q = 0; q < f->s; q++)
-                tp[(c * f->r + r) * f->s + q] = ring + (c * f->r + slot) * f->wp + q;
-    }
-}
-
-/* One item of the backward filter: the output rows [s0, s1) of the (image, row)
- * sequence, output channels k0 .. k0 + kk - 1. dy's 32 channels are transposed into dyt
- * by pieces of at most BWDF_COLS pixels: whole rows of one image (rows of fewer
- * pixels), else a piece of one row; per row of a piece, its source rows (ring_rows) and
- * the broadcast kernel for every tap group into the item's sums. */
-static void bwdf_item(const fewc_geom *f, const float *x, const float *dy, int64_t s0,
-                      int64_t s1, int64_t k0, int64_t kk, float *ring, float *sums,
-                      pdnn_f32_transpose_fn tr)
-{
-    const pdnn_conv_geom3 *G = &f->G;
-    const int64_t P = G->out[1], Q = G->out[2], T = f->c * f->taps, sc = G->str[2];
-    const int64_t rpp = Q < BWDF_COLS ? BWDF_COLS / Q : 1; /* rows a piece, at most */
-    _Alignas(64) float dyt[BWDF_COLS * BC_LANES];
-    if (kk < BC_LANES) memset(dyt, 0, sizeof dyt); /* lanes past K stay 0 */
-    int64_t held[PDNN_DWMF_TAPS];
-    const float *tp[FEWC_T_MAX];
-    for (int64_t u = s0; u < s1;) {
-        const int64_t n = u / P, oh = u % P;
-        int64_t nr = rpp; /* rows of the pieces: within the image and the item */
-        if (nr > P - oh) nr = P - oh;
-        if (nr > s1 - u) nr = s1 - u;
-        if (u == s0 || oh == 0) /* a new image: the ring holds none of its rows */
-            for (int64_t r = 0; r < f->r; r++) held[r] = INT64_MIN;
-        /* pieces: nr whole rows, or columns [q0, q0 + qc) of one row */
-        for (int64_t q0 = 0; q0 < Q; q0 += BWDF_COLS) {
-            const int64_t qc = Q - q0 < BWDF_COLS ? Q - q0 : BWDF_COLS;
-            const float *d = dy + n * G->ys[0] + k0 * G->ys[1] + oh * G->ys[3] + q0;
-            tr((size_t)kk, (size_t)(nr * qc), d, (ptrdiff_t)G->ys[1], dyt, BC_LANES);
-            for (int64_t i = 0; i < nr; i++) {
-                ring_rows(f, x + n * G->xs[0], oh + i, ring, held, tp);
-                for (int64_t j = 0; j < f->ntg; j++) {
-                    const int64_t t0 = j * T / f->ntg, t1 = (j + 1) * T / f->ntg;
-                    pdnn_f32_fewc_bwdf_bc__avx512((size_t)(t1 - t0), (size_t)qc, (ptrdiff_t)sc,
-                                                  tp + t0, (ptrdiff_t)(q0 * sc),
-                                                  dyt + i * qc * BC_LANES,
-                                                  sums + j * PDNN_FEWC_BC_TAPS * BC_LANES);
-                }
-            }
-        }
-        u += nr;
-    }
-}
-
-/* Backward filter, broadcast form: items of (slot, 32 output channels); slot v sums
- * the v-th of BWDF_SLOTS fixed parts of the (image, output row) sequence, every tap
- * group's 32 channel lanes a tap in the workspace (bwdf_item); then dw = alpha (the
- * slots' sums added in order) + beta dw at the filter tap each source tap meets. Every
- * sum runs in one fixed order whatever the thread count. Padding is summed as zeros
- * (x * 0), as im2col does. */
-static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
-{
-    const pdnn_conv_problem *p = prob;
-    const pdnn_conv_args *arg = args;
-    fewc_geom f;
-    geom_of(p, &f);
-    const pdnn_conv_geom3 *G = &f.G;
-    if (f.k == 0) return PDNN_STATUS_SUCCESS; /* dw has no elements */
-    fewc_ws l = {NULL, NULL, NULL};
-    ws_layout(p, &f, ctx->ws, &l);
-    const int64_t T = f.c * f.taps, rows = f.n * G->out[1], nkb = f.kp / BC_LANES;
-    const int64_t per = f.ntg * PDNN_FEWC_BC_TAPS * BC_LANES; /* an item's sums */
-    const int64_t ring = cdiv(f.c * f.r * f.wp * (int64_t)sizeof(float), 64) * 64 /
-                         (int64_t)sizeof(float);
-    const double work = (double)f.n * (double)f.k * (double)T * (double)f.npix;
-    const int nt = pdnn_par_threads(ctx->nthreads, f.items, work, FEWC_MIN_WORK_PER_THREAD);
-    const float *x = arg->src, *dy = arg->wei;
-    float *dw = arg->dst, *sums = l.wp;
-    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
-    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
-    memset(sums, 0, (size_t)(f.items * per) * sizeof(float));
-    if (f.npix > 0) {
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-        for (int64_t it = 0; it < f.items; it++) {
-            const int64_t v = it / nkb, kb = it % nkb, k0 = kb * BC_LANES;
-            bwdf_item(&f, x, dy, v * rows / BWDF_SLOTS, (v + 1) * rows / BWDF_SLOTS, k0,
-                      f.k - k0 < BC_LANES ? f.k - k0 : BC_LANES, l.buf + it * ring,
-                      sums + it * per, tr);
-        }
-    }
-    for (int64_t kb = 0; kb < nkb; kb++) {
-        const int64_t k0 = kb * BC_LANES, kk = f.k - k0 < BC_LANES ? f.k - k0 : BC_LANES;
-        for (int64_t t = 0; t < T; t++) {
-            const int64_t c = t / f.taps, r = t % f.taps / f.s, q = t % f.s;
-            /* tap t: group j, its place in the group's sums */
-            int64_t j = 0;
-            while ((j + 1) * T / f.ntg <= t) j++;
-            const int64_t at = (j * PDNN_FEWC_BC_TAPS + t - j * T / f.ntg) * BC_LANES;
-            float *d = dw + k0 * G->ws[0] + c * G->ws[1] + pdnn_dw_tap_off(p, G, r, q);
-            for (int64_t i = 0; i < kk; i++) {
-                float sum = 0.0f;
-                for (int64_t v = 0; v < BWDF_SLOTS; v++) sum += sums[(v * nkb + kb) * per + at + i];
-                const float val = alpha * sum;
-                d[i * G->ws[0]] = beta == 0.0f ? val : val + beta * d[i * G->ws[0]];
-            }
-        }
-    }
-    return PDNN_STATUS_SUCCESS;
-}
-
 const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc = {
     "cpu:direct_fewc", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_AVX512,
     PDNN_IMPL_DETERMINISTIC, fwd_supports, fewc_workspace, fwd_exec,
-};
-
-const pdnn_impl pdnn_conv_bwd_filter_cpu_direct_fewc = {
-    "cpu:direct_fewc", PDNN_CONVOLUTION_BWD_FILTER_ALGO_0, PDNN_ISA_AVX512,
-    PDNN_IMPL_DETERMINISTIC, bwdf_supports, fewc_workspace, bwdf_exec,
 };
