@@ -130,21 +130,22 @@ static size_t bcast_workspace(const void *prob)
 }
 
 /* Source row ih of channel c of image xn, zero-padded: column j of d holds x's column
- * j - pad_left (0 outside x or for a row outside it). */
+ * j - pad_left (0 outside x or for a row outside it). Plain loops: the rows are short
+ * (tens of floats) and many, where library calls cost more than the copy. */
 static void padded_row(const bcast_geom *b, const float *xn, int64_t c, int64_t ih, float *d)
 {
     const pdnn_conv_geom3 *G = &b->G;
-    const int64_t W = G->in[2], pl = G->pad[2];
+    const int64_t W = G->in[2], pl = G->pad[2], wp = b->wp;
     if (ih < 0 || ih >= G->in[1]) {
-        memset(d, 0, (size_t)b->wp * sizeof(float));
+        for (int64_t j = 0; j < wp; j++) d[j] = 0.0f;
         return;
     }
-    const float *src = xn + c * G->xs[1] + ih * G->xs[3];
-    const int64_t ja = pl < b->wp ? pl : b->wp, jx = W + pl < b->wp ? W + pl : b->wp;
+    const float *src = xn + c * G->xs[1] + ih * G->xs[3] - pl;
+    const int64_t ja = pl < wp ? pl : wp, jx = W + pl < wp ? W + pl : wp;
     const int64_t jb = jx > ja ? jx : ja;
-    memset(d, 0, (size_t)ja * sizeof(float));
-    memcpy(d + ja, src + ja - pl, (size_t)(jb - ja) * sizeof(float));
-    memset(d + jb, 0, (size_t)(b->wp - jb) * sizeof(float));
+    for (int64_t j = 0; j < ja; j++) d[j] = 0.0f;
+    for (int64_t j = ja; j < jb; j++) d[j] = src[j];
+    for (int64_t j = jb; j < wp; j++) d[j] = 0.0f;
 }
 
 /* One item: the output rows [s0, s1) of the (image, row) sequence, output channels k0 ..
