@@ -197,19 +197,26 @@ static double bwdf_slowest(const bwdf_plan *pl, int64_t mbr, int64_t cbp, int nt
 {
     const pdnn_gemm_ukernel *uk = pl->g->uk;
     const int64_t mr = uk->mr, nr = uk->nr, np = cdiv(pl->nb, nr);
-    const int64_t mb = cdiv(pl->ma, mbr), cb = cdiv(np, cbp), per = mb * cb, n = pl->g->g * per;
+    const int64_t mb = cdiv(pl->ma, mbr), cb = cdiv(np, cbp), n = pl->g->g * mb * cb;
     const int64_t q = n / nt, rem = n % nt;
-    double worst = 0;
-    for (int64_t t = 0, u = 0; t < nt; t++) {
-        double sum = 0;
-        for (int64_t e = u + q + (t < rem ? 1 : 0); u < e; u++) {
-            const int64_t r = u % per, i0 = (r / cb) * mbr, q0 = (r % cb) * cbp;
-            const int64_t rows = min64(pl->ma, i0 + mbr) - i0, pan = min64(np, q0 + cbp) - q0;
-            sum += (double)(cdiv(rows, mr) * mr * pan * nr) / 32.0 + 0.4 * (double)(pan * nr);
+    double worst = 0, sum = 0;
+    int64_t t = 0, left = q + (rem > 0 ? 1 : 0);
+    /* no divisions in the loops: a few hundred cycles for the whole search */
+    for (int64_t grp = 0; grp < pl->g->g; grp++)
+        for (int64_t r = 0; r < mb; r++) {
+            const int64_t rows = r < mb - 1 ? mbr : pl->ma - r * mbr, rpad = cdiv(rows, mr) * mr;
+            for (int64_t c = 0; c < cb; c++) {
+                const int64_t pan = c < cb - 1 ? cbp : np - c * cbp;
+                sum += (double)(rpad * pan * nr) / 32.0 + 0.4 * (double)(pan * nr);
+                if (--left <= 0) {
+                    worst = sum > worst ? sum : worst;
+                    sum = 0;
+                    t++;
+                    left = q + (t < rem ? 1 : 0);
+                }
+            }
         }
-        worst = sum > worst ? sum : worst;
-    }
-    return worst;
+    return sum > worst ? sum : worst;
 }
 
 /* In place with several threads, one image: where the tasks split unevenly (MobileNet-v2
@@ -484,6 +491,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
         return PDNN_STATUS_SUCCESS;
     }
     bwdf_pick_kernel(&g);
+    const int nt = ctx->nthreads;
     bwdf_plan pl;
     bwdf_plan_init(p, &g, &pl);
     pl.a = pl.a_is_x ? arg->src : arg->wei;
@@ -497,7 +505,6 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     pl.beta0 = pl.direct ? arg->beta : 0.0;
     pl.apg = pdnn_gemm_packed_a_elems(g.uk, pl.ma, pl.kcmax);
     pl.bpg = pdnn_gemm_packed_b_elems(g.uk, pl.kcmax, pl.nb);
-    const int nt = ctx->nthreads;
     bwdf_tiles(&pl, nt);
     bwdf_balance(&pl, nt);
     const double alpha = arg->alpha, beta = arg->beta;
