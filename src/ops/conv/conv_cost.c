@@ -200,9 +200,12 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's
-         * conv1, MobileNet-v2's stem and VGG-16 conv1_1 faster than GEMM; with many
-         * input channels slower: LeNet's conv2 at minibatch 1, 0.21 against 0.18 ms) */
-        compute = s.flops / (peak * (s.cg <= 4 ? 0.7 : 0.5) * fill(s.kg, 32));
+         * conv1, MobileNet-v2's stem and VGG-16 conv1_1, 25-27 taps, faster than GEMM;
+         * with more taps slower: LeNet's conv2 at minibatch 1, 800 taps, 0.21 against
+         * 0.18 ms, ResNet-50's 7 x 7 stem, 147 taps, 2.0 against 1.7) */
+        double taps = (double)s.cg;
+        for (int i = 0; i < p->nsp; i++) taps *= (double)p->kern[i];
+        compute = s.flops / (peak * (taps <= 32 ? 0.7 : 0.5) * fill(s.kg, 32));
     } else if (direct && s.one_by_one) { /* GEMM without im2col */
         /* backward filter: the operand with more channels gives the rows */
         const double rows = fwd ? s.kg : bwdd ? s.cg : (s.cg > s.kg ? s.cg : s.kg);
