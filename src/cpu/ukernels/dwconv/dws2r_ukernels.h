@@ -1,14 +1,20 @@
 /* Stride-2 3 x 3 depthwise forward and backward filter with the x rows' column phases
  * in registers (internal), f32, AVX-512 only; used by
- * src/ops/conv/cpu/conv_cpu_direct_dw_s2f.c for the plans of dws2f_ukernels.h (x rows of
- * at most 16 columns at two planes a vector, 32 at one).
+ * src/ops/conv/cpu/conv_cpu_direct_dw_s2f.c for the plans of dws2f_ukernels.h: output
+ * rows of up to 7 columns two planes a vector (x rows of at most 16 columns), 8 to 15 one
+ * plane (x rows of at most 32), 16 to 32 one plane at two vectors a row.
  *
  * Each x row (of both planes at np 2) is loaded once (masked to its columns) and split
  * by three two-source permutes into its column phases r2 = 0, 1, 2 (lane j of a plane's
  * half: x column 2 j + r2 - p2); the phases of a row stay in registers for the output
  * rows that read it (x row 2 o + 2 - p1 of output row o is row 2 (o + 1) - p1 of the
  * next), so no phase row is stored and reloaded (session 7's kernels wrote three
- * vectors a row to a buffer and every tap reloaded one).
+ * vectors a row to a buffer and every tap reloaded one). At two vectors a row, vector k
+ * loads x columns 32 k - p2 .. + 31 (two masked loads), its phases 0 and 1 are their
+ * even and odd columns (two permutes) and phase 2 the even ones a lane on (valignd with
+ * the next vector's even columns, the last with column 64 - p2 loaded alone); the
+ * backward filter adds both vectors' products into the same 9 accumulators (vector 0,
+ * then 1, per output row).
  * Sums: the same chains as session 7's kernels, tap by tap: forward, every output one
  * chain of fused multiply-adds from 0 in (r1, r2) order over the taps inside x (tap rows
  * outside x skipped, columns masked; no w * 0); backward filter, each tap's lanes one

@@ -3,7 +3,9 @@
  * dws2r_ukernels.h): each x row (of two planes at up to 7 output columns, their halves
  * of a vector) loaded once and split by three permutes into its column phases (even,
  * odd and even-from-2 columns), which stay in registers for the output rows that read
- * that row; every tap of 16 outputs is then one masked multiply-add.
+ * that row; every tap of 16 outputs is then one masked multiply-add. Rows of 16 to 32
+ * output columns run two vectors a row, up to S2F_WIDE_PIX output pixels a channel
+ * (MobileNet-v2 b4 at small minibatches; more run in _s2.c).
  * Backward filter: each output row's dy row (two planes' rows in the halves at up to 7
  * columns) times the 9 taps' phases into 9 accumulators over the images and rows, then
  * lane sums in a fixed tree.
@@ -17,7 +19,8 @@
  * (_s2p.c) at minibatch 32, 14x14 -> 7x7 1237 -> 894 us. Session 9 keeps the phases in
  * registers (nothing stored and reloaded; the same sums, the same bits): 14x14 -> 7x7 x
  * 576 forward 19.0 -> 12.7 us, backward filter 20.1 -> 16.8 (minibatch 32: ~1000 -> ~800,
- * ~930 -> ~735); 28x28 -> 14x14 x 192 20.6 -> 13.4, 21.6 -> 15.6.
+ * ~930 -> ~735); 28x28 -> 14x14 x 192 20.6 -> 13.4, 21.6 -> 15.6; 56x56 -> 28x28 x 144
+ * (two vectors a row, against _s2.c) 73-75 -> 57-59, 74-75 -> 57-61.
  * Threads split (image, channel) planes (forward; calls of up to S2F_GROUP consecutive
  * channels) or channel units (backward filter: pairs at up to 7 columns); every output
  * is one chain in (r1, r2) order over the taps inside x (forward: the same bits as the
