@@ -265,11 +265,11 @@ static bool ctx_setup(conv_ctx *c, pdnnHandle_t h, const bench_job *job)
     c->nw = conv_desc_nw(d);
     c->ny = conv_desc_ny(d);
     size_t es = c->dbl ? sizeof(double) : sizeof(float);
-    c->x = bench_alloc((size_t)c->nx * es);
-    c->w = bench_alloc((size_t)c->nw * es);
-    c->y = bench_alloc((size_t)c->ny * es);
-    c->bias = bench_alloc((size_t)d->oc * es);
-    if (!c->x || !c->w || !c->y || !c->bias) {
+    /* stop at the first allocation that fails (each one is zeroed: the later ones
+     * would take long for nothing) */
+    if (!(c->x = bench_alloc((size_t)c->nx * es)) || !(c->w = bench_alloc((size_t)c->nw * es)) ||
+        !(c->y = bench_alloc((size_t)c->ny * es)) ||
+        !(c->bias = bench_alloc((size_t)d->oc * es))) {
         snprintf(c->err, sizeof c->err, "out of memory (%.1f MiB of data)",
                  (double)(c->nx + c->nw + c->ny) * (double)es / 1048576.0);
         return false;
@@ -862,8 +862,11 @@ int main(int argc, char **argv)
     }
     for (int j = 0; j < njobs; j++)
         if (algo_parse(jobs[j].s.dir, jobs[j].s.algo) == ALGO_BAD) {
-            fprintf(stderr, "pdnn-bench: %s: unknown --algo '%s' for %s; one of auto, find, all",
-                    jobs[j].origin, jobs[j].s.algo, bench_dir_name(jobs[j].s.dir));
+            /* the setting is checked against each problem's direction: name the problem */
+            fprintf(stderr,
+                    "pdnn-bench: unknown --algo '%s' for %s (the problem at %s); one of auto, "
+                    "find, all",
+                    jobs[j].s.algo, bench_dir_name(jobs[j].s.dir), jobs[j].origin);
             for (const algo_info *a = algo_table(jobs[j].s.dir); a->name; a++)
                 fprintf(stderr, ", %s", a->name);
             fprintf(stderr, "\n");

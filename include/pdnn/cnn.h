@@ -392,10 +392,14 @@ typedef enum {
 } pdnnConvolutionFwdAlgo_t;
 
 typedef enum {
-    /** Few-input-channel, depthwise and 1x1 paths as forward DIRECT (few channels:
-     *  the forward's rules, workspace the masks and at stride 2 the whole batch's stride
-     *  phases; 1x1 workspace: a dW-sized buffer, plus one packed block for
-     *  channels-last), every other problem the reference. */
+    /** The 1x1 path (workspace: a dW-sized buffer, plus one packed block for
+     *  channels-last); broadcast sums (FLOAT, AVX-512, one group, 1-2 spatial dims, at
+     *  most 1024 taps over the input channels, x rows and dy planes stored flat; any
+     *  stride, dilation, padding: sums along 32 output channels of dy transposed, the
+     *  source values broadcast from zero-padded copies of their rows; workspace ~(2-4
+     *  row slots x K/32 x C R S x 32 + C R S x 32) floats and the rows' copies); the
+     *  depthwise paths (one input channel per group); every other problem the
+     *  reference. */
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_0 = 0,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_1 = 1,
     PDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT = 2,
