@@ -127,6 +127,8 @@ static void test_refusals(void)
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
     s.ykind = TU_LAYOUT_CHANNELS_LAST;
     refuse(&s, "channels-last dy with 8 channels");
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 1, 1, 32, 8, 1 << 20, 32, 1, 0, 1);
+    refuse(&s, "rows of 2^20 pixels, 32 channels x 32 taps: 128 MiB of source rows");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
     s.nsp = 3;
     s.in[2] = 2;

@@ -2,7 +2,8 @@
  *
  * The problems: FLOAT, AVX-512, one group, 1-d or 2-d, at most BCAST_T_MAX taps over
  * the input channels (C R S), x rows with a unit column stride, dy planes stored flat
- * (unit column stride, rows back to back). Any stride, dilation and padding. The first
+ * (unit column stride, rows back to back), an item's copy of the source rows at most
+ * 64 MiB. Any stride, dilation and padding. The first
  * layers of image networks (LeNet's 5 x 5 1 -> 32, MobileNet-v2's stride-2 3 -> 32 stem,
  * VGG-16's 3 -> 64) and small maps with a few hundred taps (LeNet's 5 x 5 32 -> 64 on
  * 14 x 14), where im2col + GEMM reduces over few pixels per image and packs much.
@@ -44,6 +45,7 @@
 #define BCAST_COLS 256          /* output pixels of a transposed dy piece at most */
 #define BCAST_ITEMS 8           /* items wanted (slots are added up to 4 to get them) */
 #define BCAST_CHUNK_GROUPS 4    /* tap groups of a chunk at least, for two chunks */
+#define BCAST_BAND_MAX ((double)(64 << 20)) /* bytes of an item's source rows at most */
 /* Multiply-adds below which one thread runs the call (a team costs a few us). */
 #define BCAST_MIN_WORK_PER_THREAD (1 << 17)
 
@@ -115,8 +117,8 @@ static bool bcast_supports(const void *prob, const char **why)
         *why = "x rows or dy planes not stored flat (unit column stride, dy rows back to back)";
         return false;
     }
-    if ((double)b.items * (double)(b.sums + b.band) * sizeof(float) > 0x1p40) {
-        *why = "workspace size overflows";
+    if ((double)b.band * sizeof(float) > BCAST_BAND_MAX) {
+        *why = "source rows too long: an item's copy of them would pass 64 MiB";
         return false;
     }
     return true;
