@@ -93,6 +93,10 @@ static void test_1x1_edges(pdnnDataType_t t)
          * tails, K blocks past 256 in backward data, several column panels) */
         s = shape_1x1(t, 2, 1, 300, 270, 1, 1, 1, lay);
         tu_conv_check_family(&fam_1x1, &s, true);
+        /* a classifier (LeNet fc2 at minibatch 70: 10 outputs, the forward's dot
+         * products for any number of columns, two column blocks of 64) */
+        s = shape_1x1(t, 70, 1, 128, 10, 1, 1, 1, lay);
+        tu_conv_check_family(&fam_1x1, &s, true);
         /* zero output channels (zero input channels: the GEMM family's filter check
          * refuses them, cpu:gemm alike) */
         s = shape_1x1(t, 2, 1, 3, 0, 4, 4, 1, lay);

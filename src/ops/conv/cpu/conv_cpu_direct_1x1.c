@@ -73,7 +73,9 @@ static size_t ws_of(const pdnn_conv_problem *p, pdnn_conv_dir dir)
     pdnn_conv_gemm_geom_init(p, &g);
     pdnn_conv_gemm_arena a = pdnn_conv_gemm_arena_on(NULL);
     const int64_t cg = g.geo.cg, kg = g.geo.kg;
-    if (pdnn_conv_1x1_gemv_applies(p, &g)) return 0; /* data and filter read in place */
+    if (dir == PDNN_CONV_FWD ? pdnn_conv_1x1_gemv_fwd_applies(p, &g)
+                             : pdnn_conv_1x1_gemv_applies(p, &g))
+        return 0; /* data and filter read in place */
     if (dir == PDNN_CONV_BWD_DATA && pdnn_conv_1x1_bwdd_t_applies(p, &g))
         return pdnn_conv_1x1_bwdd_t_workspace(&g);
     if (pdnn_conv_1x1_ldb_applies(&g)) return pdnn_conv_1x1_ldb_workspace(&g, dir);
@@ -136,7 +138,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_conv_geom3 *G = &g.geo;
     const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1];
     const int nt = ctx->nthreads;
-    if (pdnn_conv_1x1_gemv_applies(p, &g)) {
+    if (pdnn_conv_1x1_gemv_fwd_applies(p, &g)) {
         pdnn_conv_1x1_gemv_fwd_run(p, &g, arg, nt);
         return PDNN_STATUS_SUCCESS;
     }

@@ -77,6 +77,13 @@ void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm
 /* Few columns (at most PDNN_CONV_1X1_GEMV_COLS), x and y channels-contiguous, filter
  * rows contiguous (ws[1] == 1), FLOAT: a fully connected layer at batch 1 to 4. */
 bool pdnn_conv_1x1_gemv_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
+/* Most output channels a group for which the forward's GEMV path takes any number of
+ * columns: a classifier's 10 outputs fill a sixth of the 6 x 64 tile's lanes (LeNet fc2
+ * at minibatch 32: 6 us a call through the tile, ~1 us as dot products). */
+#define PDNN_CONV_1X1_GEMV_FWD_KG 16
+/* The forward's rule: pdnn_conv_1x1_gemv_applies, or any number of columns with at most
+ * PDNN_CONV_1X1_GEMV_FWD_KG output channels a group. */
+bool pdnn_conv_1x1_gemv_fwd_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
 /* Forward: each y(col, k) one GEMV-kernel dot product of filter row k with x's column;
  * backward data: dx's column = dy's column times W with W's rows read in place (ldb
  * kernel, one row). No workspace; dx pixels no output reads are the caller's. */

@@ -842,6 +842,12 @@ bool pdnn_conv_1x1_gemv_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm
            g->ncols <= PDNN_CONV_1X1_GEMV_COLS;
 }
 
+bool pdnn_conv_1x1_gemv_fwd_applies(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return g->t == PDNN_DATA_FLOAT && pdnn_conv_1x1_pixel_major(g) && p->ws[1] == 1 &&
+           (g->ncols <= PDNN_CONV_1X1_GEMV_COLS || g->geo.kg <= PDNN_CONV_1X1_GEMV_FWD_KG);
+}
+
 /* Column offsets in x and y of the (at most PDNN_CONV_1X1_GEMV_COLS) columns. */
 static void few_cols(const pdnn_conv_gemm_geom *g, int64_t *xo, int64_t *yo)
 {
@@ -858,20 +864,23 @@ void pdnn_conv_1x1_gemv_fwd_run(const pdnn_conv_problem *p, const pdnn_conv_gemm
 {
     const pdnn_gemv_ukernel *uk = pdnn_gemv_ukernel_select_f32();
     const int64_t mr = uk->mr, kg = g->geo.kg, cg = g->geo.cg, ws0 = p->ws[0];
-    int64_t xo[PDNN_CONV_1X1_GEMV_COLS], yo[PDNN_CONV_1X1_GEMV_COLS];
-    few_cols(g, xo, yo);
     const float *x = arg->src, *w = arg->wei;
     float *y = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
-    /* row blocks: one per thread and group at least, whole MR panels */
+    /* row blocks: one per thread and group at least, whole MR panels; columns by blocks
+     * of at most PDNN_GEMM_NR_MAX */
     const int64_t nb = nt > 1 ? 4 * (int64_t)nt : 1;
     const int64_t rows = max64(mr, cdiv(cdiv(kg, nb), mr) * mr), mb = cdiv(kg, rows);
-    PDNN_PAR_FOR(nt, t, g->g * mb, {
-        const int64_t grp = t / mb, i0 = (t % mb) * rows, i1 = min64(kg, i0 + rows);
-        for (int64_t j = 0; j < g->ncols; j++)
+    const int64_t cb = cdiv(g->ncols, PDNN_GEMM_NR_MAX);
+    PDNN_PAR_FOR(nt, t, g->g * mb * cb, {
+        const int64_t grp = t / (mb * cb), ib = t / cb % mb, j0 = t % cb * PDNN_GEMM_NR_MAX;
+        const int64_t i0 = ib * rows, i1 = min64(kg, i0 + rows);
+        pdnn_conv_pe_cols c;
+        pdnn_conv_pe_cols_at(g, j0, min64(PDNN_GEMM_NR_MAX, g->ncols - j0), &c);
+        for (int64_t j = 0; j < c.n; j++)
             for (int64_t i = i0; i < i1; i += mr)
                 uk->f32((size_t)min64(mr, i1 - i), (size_t)cg, w + (grp * kg + i) * ws0, ws0,
-                        x + xo[j] + grp * cg, y + yo[j] + grp * kg + i, 1, alpha, beta);
+                        x + c.xo[j] + grp * cg, y + c.yo[j] + grp * kg + i, 1, alpha, beta);
     });
 }
 
