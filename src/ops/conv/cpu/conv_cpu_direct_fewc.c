@@ -106,10 +106,10 @@ static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
     if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
 }
 
-static bool fewc_supports(const void *prob, pdnn_conv_dir dir, const char **why)
+static bool fwd_supports(const void *prob, const char **why)
 {
     const pdnn_conv_problem *p = prob;
-    if (!pdnn_conv_gemm_supports(p, dir, why)) return false;
+    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_FWD, why)) return false;
     fewc_geom f;
     geom_of(p, &f);
     const pdnn_conv_geom3 *G = &f.G;
@@ -164,12 +164,7 @@ static bool fewc_supports(const void *prob, pdnn_conv_dir dir, const char **why)
     return true;
 }
 
-static bool fwd_supports(const void *prob, const char **why)
-{
-    return fewc_supports(prob, PDNN_CONV_FWD, why);
-}
-
-/* The workspace: the packed filter (forward), the masks, the phase planes (stride 2),
+/* The workspace: the packed filter, the masks, the phase planes (stride 2),
  * each from a 64-byte boundary; NULL ws: sizes only. Returns the bytes. */
 typedef struct {
     float *wp;
@@ -177,11 +172,9 @@ typedef struct {
     float *buf;
 } fewc_ws;
 
-static int64_t ws_layout(const pdnn_conv_problem *p, const fewc_geom *f, void *ws, fewc_ws *l)
+static int64_t ws_layout(const fewc_geom *f, void *ws, fewc_ws *l)
 {
-    const int64_t wp = p->dir == PDNN_CONV_FWD
-                           ? cdiv(f->k, MR) * MR * f->c * f->taps * (int64_t)sizeof(float)
-                           : 0;
+    const int64_t wp = cdiv(f->k, MR) * MR * f->c * f->taps * (int64_t)sizeof(float);
     const int64_t masks = f->nvec * f->taps * (int64_t)sizeof(uint16_t);
     const int64_t split = f->split ? f->nbi * f->c * f->plane * (int64_t)sizeof(float) : 0;
     const int64_t o1 = cdiv(wp, 64) * 64, o2 = o1 + cdiv(masks, 64) * 64;
@@ -197,7 +190,7 @@ static size_t fewc_workspace(const void *prob)
 {
     fewc_geom f;
     geom_of(prob, &f);
-    return (size_t)ws_layout(prob, &f, NULL, NULL);
+    return (size_t)ws_layout(&f, NULL, NULL);
 }
 
 /* Row y of channel c of image ni (of the chunk) into its phase planes at buf. */
@@ -257,7 +250,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     if (f.n == 0 || f.k == 0 || f.npix == 0) return PDNN_STATUS_SUCCESS;
     const int64_t kb = cdiv(f.k, MR), T = f.c * f.taps;
     fewc_ws l = {NULL, NULL, NULL};
-    ws_layout(p, &f, ctx->ws, &l);
+    ws_layout(&f, ctx->ws, &l);
     float *wp = l.wp, *buf = l.buf;
     uint16_t *masks = l.masks;
 
