@@ -253,13 +253,13 @@ PDNN_INLINE void pack_runs(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int6
     sr->copy(es, g->taps, sr->poff, sr->pad, nrun, runs, ncol, nr, dst);
 }
 
-/* The same panel read from x by the stride-2 row packer (f32): one run per output row
- * the columns meet, at that row's origin in x. */
-static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp, int64_t col0,
-                    int64_t ncol, int nr, float *dst)
+/* The runs of columns col0 .. col0 + ncol - 1 of group grp for the stride-2 row packer:
+ * one run per output row the columns meet, at that row's origin in x. Returns their
+ * count. */
+static int s2_runs(const pdnn_conv_gemm_geom *g, int64_t grp, int64_t col0, int64_t ncol,
+                   pdnn_pack_s2_run *runs)
 {
     const pdnn_conv_geom3 *G = &g->geo;
-    pdnn_pack_s2_run runs[PDNN_GEMM_NR_MAX];
     int nrun = 0;
     int64_t o[3];
     int64_t ni = col0 / g->npix;
@@ -278,6 +278,16 @@ static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp
         j += len;
         pdnn_conv_gemm_pix_step(g, o, &ni, len);
     }
+    return nrun;
+}
+
+/* The same panel read from x by the stride-2 row packer (f32). */
+static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp, int64_t col0,
+                    int64_t ncol, int nr, float *dst)
+{
+    const pdnn_conv_geom3 *G = &g->geo;
+    pdnn_pack_s2_run runs[PDNN_GEMM_NR_MAX];
+    const int nrun = s2_runs(g, grp, col0, ncol, runs);
     sr->s2(g->taps, sr->s2taps, sr->x, G->xs[4], sr->s2h, G->in[2], nrun, runs, ncol, nr, dst);
 }
 
@@ -290,26 +300,18 @@ static void pack_s2(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp
 static int s2_ranges(const pdnn_conv_gemm_geom *g, const fwd_src *sr, int64_t grp, int64_t col0,
                      int64_t ncol, int64_t *lo, int64_t *hi)
 {
-    const pdnn_conv_geom3 *G = &g->geo;
+    pdnn_pack_s2_run runs[PDNN_GEMM_NR_MAX];
+    const int nrun = s2_runs(g, grp, col0, ncol, runs);
     int n = 0;
-    int64_t o[3];
-    int64_t ni = col0 / g->npix;
-    pdnn_conv_gemm_pix(g, col0 % g->npix, o);
-    for (int64_t j = 0; j < ncol;) {
-        const int64_t len0 = G->out[2] - o[2];
-        const int64_t len = len0 < ncol - j ? len0 : ncol - j;
-        const int64_t base = ni * G->xs[0] + grp * G->cg * G->xs[1] +
-                             (o[0] * G->str[0] - G->pad[0]) * G->xs[2] +
-                             (o[1] * G->str[1] - G->pad[1]) * G->xs[3] + o[2] * 2 - G->pad[2];
-        const int64_t a = base + sr->tlo, b = base + sr->thi + 2 * len;
+    for (int i = 0; i < nrun; i++) {
+        const int64_t base = runs[i].base + runs[i].col;
+        const int64_t a = base + sr->tlo, b = base + sr->thi + 2 * runs[i].len;
         if (n > 0 && a <= hi[n - 1] + 16) {
             if (b > hi[n - 1]) hi[n - 1] = b;
         } else {
             lo[n] = a;
             hi[n++] = b;
         }
-        j += len;
-        pdnn_conv_gemm_pix_step(g, o, &ni, len);
     }
     return n;
 }
