@@ -381,6 +381,36 @@ void tu_conv_api_check_direct(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_
     tu_conv_descs_free(&d);
 }
 
+void tu_conv_check_ranked_first(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir,
+                                int algo, const pdnn_impl *im, const char *what)
+{
+    tu_conv_descs d;
+    tu_conv_descs_init(&d, s, dir);
+    int got = 0, first = -1;
+    size_t mem = 0;
+    if (dir == PDNN_CONV_FWD) {
+        pdnnConvolutionFwdAlgoPerf_t r[PDNN_CONVOLUTION_FWD_ALGO_COUNT];
+        TU_OK(pdnnGetConvolutionForwardAlgorithm_v7(h, d.xd, d.wd, d.cd, d.yd,
+                                                    PDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, r));
+        if (got > 0) first = (int)r[0].algo, mem = r[0].memory;
+    } else if (dir == PDNN_CONV_BWD_DATA) {
+        pdnnConvolutionBwdDataAlgoPerf_t r[PDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+        TU_OK(pdnnGetConvolutionBackwardDataAlgorithm_v7(
+            h, d.wd, d.yd, d.cd, d.xd, PDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &got, r));
+        if (got > 0) first = (int)r[0].algo, mem = r[0].memory;
+    } else {
+        pdnnConvolutionBwdFilterAlgoPerf_t r[PDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+        TU_OK(pdnnGetConvolutionBackwardFilterAlgorithm_v7(
+            h, d.xd, d.yd, d.cd, d.wd, PDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &got, r));
+        if (got > 0) first = (int)r[0].algo, mem = r[0].memory;
+    }
+    const size_t want = im->workspace(&d.cs.p);
+    TU_CHECK(first == algo && mem == want,
+             "%s %s: first algorithm %d (memory %zu), expected %d (%s, %zu)", what,
+             tu_conv_dir_name(dir), first, mem, algo, im->name, want);
+    tu_conv_descs_free(&d);
+}
+
 void tu_conv_api_check(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir, int algo,
                        const pdnn_impl *im, bool ints, double alpha, double beta, double tol)
 {

@@ -113,6 +113,12 @@ void tu_conv_api_check(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir
 void tu_conv_api_check_direct(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir,
                               int algo, const pdnn_impl *im, double beta);
 
+/* pdnnGet*Algorithm_v7 for shape s in direction dir ranks algo first, with im's
+ * workspace as its memory (im: the entry expected to serve it); what names the shape in
+ * the failure message. */
+void tu_conv_check_ranked_first(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir,
+                                int algo, const pdnn_impl *im, const char *what);
+
 /* The registry entries of one implementation family by direction (indexed by
  * pdnn_conv_dir; NULL: the family does not serve that direction) and the public
  * algorithm each entry serves. */

@@ -174,19 +174,9 @@ static void test_api(void)
                                  i % 3 ? 0.0 : 0.5);
     }
     /* the model ranks DIRECT (this path) first for LeNet's 5 x 5 1 -> 32 layer */
-    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 32, 1, 1, 32, 28, 28, 5, 5, 1, 2, 1);
-    tu_conv_descs d;
-    tu_conv_descs_init(&d, &s, PDNN_CONV_FWD);
-    pdnnConvolutionFwdAlgoPerf_t perf[PDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    int got = 0;
-    TU_OK(pdnnGetConvolutionForwardAlgorithm_v7(h, d.xd, d.wd, d.cd, d.yd,
-                                                PDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf));
-    TU_CHECK(got > 0 && perf[0].algo == PDNN_CONVOLUTION_FWD_ALGO_DIRECT &&
-                 perf[0].memory == im->workspace(&d.cs.p),
-             "LeNet conv1: first algorithm %d (memory %zu), expected DIRECT (%zu)",
-             got > 0 ? (int)perf[0].algo : -1, got > 0 ? perf[0].memory : 0,
-             im->workspace(&d.cs.p));
-    tu_conv_descs_free(&d);
+    const tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 32, 1, 1, 32, 28, 28, 5, 5, 1, 2, 1);
+    tu_conv_check_ranked_first(h, &s, PDNN_CONV_FWD, PDNN_CONVOLUTION_FWD_ALGO_DIRECT, im,
+                               "LeNet conv1");
     pdnnDestroy(h);
 }
 
