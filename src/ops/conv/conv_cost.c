@@ -17,8 +17,8 @@
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
- * (cpu:direct_fewc, and cpu:direct_bcast's backward filter) paths ahead of GEMM for
- * their problems. Find (which times every algorithm) overrides the model. */
+ * (cpu:direct_fewc, cpu:direct_fewc_pad, and cpu:direct_bcast's backward filter) paths
+ * ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -197,6 +197,10 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
         /* few input channels on flat planes: nothing packed, 8-row tiles */
         compute = s.flops / (peak * 0.85 * fill(s.kg, 8));
+    } else if (direct && strcmp(im->name, "cpu:direct_fewc_pad") == 0) {
+        /* AVX2, zero-padded planes: 4-row x 3-vector tiles, every tap a call's loop step
+         * (25-27 taps: the tile's stores weigh), a row's last vector partly empty */
+        compute = s.flops / (peak * 0.75 * fill(s.kg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's
