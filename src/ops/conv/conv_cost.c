@@ -201,6 +201,12 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         /* AVX2, zero-padded planes: 4-row x 3-vector tiles, every tap a call's loop step
          * (25-27 taps: the tile's stores weigh), a row's last vector partly empty */
         compute = s.flops / (peak * 0.75 * fill(s.kg, 4) * fill(s.ow, 8));
+    } else if (direct && strcmp(im->name, "cpu:direct_phase") == 0) {
+        /* AVX2 backward data by stride phases: 4-row x 3-vector tiles over the dx phase
+         * rows (about as wide as dy's; their last vectors partly empty), the filter read
+         * in place; at stride 2
+         * each phase sums a part of the taps, a few a loop step */
+        compute = s.flops / (peak * (s.nphase > 1 ? 0.55 : 0.7) * fill(s.cg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's
@@ -224,6 +230,13 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         /* the implicit forms gather their columns through tables or bounds checks */
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) compute *= 1.3;
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) compute *= 1.1;
+        /* backward data's forward form with few columns (at most 16 panels of 16 at
+         * AVX2) reads the filter transposed in place, its rows across cache lines and
+         * pages: ResNet-50's res5b_branch2b at minibatch 1, 14-15 ms against 6.5 for
+         * cpu:direct_phase (1 thread) */
+        if (bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_1 && s.cg >= 4 &&
+            pdnn_cpu_isa() == PDNN_ISA_AVX2 && s.n * s.nin / s.nphase <= 256)
+            compute *= 2.0;
         /* a direct path outside its shapes (one input channel with many outputs per
          * group): vector loops without register blocking */
         if (direct && !s.one_by_one) compute *= 2.0;

@@ -1,4 +1,4 @@
-/* Few-input-channel convolution micro-kernels (internal), f32. AVX-512: the forward
+/* Few-input-channel convolution micro-kernel (internal), f32, AVX-512 only: the forward
  * of a stride-1 convolution whose output rows are as wide as its input rows, on masked
  * flat planes (as the depthwise dwmf kernels, cpu/ukernels/dwconv/dwmf_ukernels.h): the
  * output plane of an image is one flat grid, 16 outputs a vector; tap j of input channel
@@ -34,25 +34,5 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
                                 ptrdiff_t scs, const ptrdiff_t *toff, const uint16_t *masks,
                                 const float *wp, float *dst, ptrdiff_t drs, size_t nlast,
                                 float alpha, float beta);
-
-/* ---- AVX2: zero-padded phase planes (src/ops/conv/cpu/conv_cpu_direct_fewc_pad.c) */
-
-#define PDNN_FEWP_MR 4 /* output channels of the register tile */
-#define PDNN_FEWP_NV 3 /* vectors of 8 outputs of the register tile, at most */
-
-/* For rows i < mr (1..4), vectors v < n (any; computed 3 at a time) and lanes
- * l < nval[v] (1..8):
- *   dst[v][i drs + l] = alpha * sum_{t < nt} wp[4 t + i] * src[v][toff[t] + l]
- *                       (+ beta * dst[v][i drs + l] when beta != 0: a rounded product,
- *                       then an addition; dst unread when beta == 0).
- * Each sum is one chain of fused multiply-adds in increasing t (a zero source element
- * adds w * 0). Every vector v has its own source base src[v] (a flat position in the
- * zero-padded planes, which hold src[v][toff[t] + 0 .. 7] for every t) and its own
- * output base dst[v] (row i at dst[v] + i drs); lanes >= nval[v] are neither read nor
- * written in dst. wp: 4 weights (rows i) a tap, rows >= mr ignored (any values);
- * nt == 0: alpha * 0. Offsets and strides in floats. */
-void pdnn_f32_fewp_4x24__avx2(size_t mr, size_t n, size_t nt, const float *const *src,
-                              const ptrdiff_t *toff, const float *wp, float *const *dst,
-                              ptrdiff_t drs, const size_t *nval, float alpha, float beta);
 
 #endif

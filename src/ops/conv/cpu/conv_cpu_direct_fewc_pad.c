@@ -18,7 +18,7 @@
  * that tap (r, s) of output (p, q) reads plane ((r dh) mod sh, (s dw) mod sw) at row
  * p + floor(r dh / sh), column q + floor(s dw / sw): for 8 outputs of a row, 8
  * consecutive elements at a fixed offset from the output's flat position p Lp + q. The
- * micro-kernel (cpu/ukernels/fewc, pdnn_f32_fewp_4x24__avx2) keeps 4 output channels x
+ * micro-kernel (cpu/ukernels/pplane) keeps 4 output channels x
  * 3 vectors of 8 outputs in registers: per tap 3 unaligned loads, 4 broadcasts, 12
  * fused multiply-adds, no masks; a row's last vector stores its valid lanes only.
  * Padding taps add w * 0, as im2col's zeros do in the GEMM paths (an Inf or NaN weight
@@ -29,7 +29,7 @@
  * multiply-adds over c, then the taps in filter order, so results do not depend on the
  * thread count; exact on small integers.
  *
- * Workspace: the packed filter (K rounded up to 4, x C x taps elements) and the phase
+ * Workspace: the filter in tap order (K x C x taps elements) and the phase
  * planes of a chunk of images (FEWP_CHUNK_BYTES, or one image). */
 #include <stdint.h>
 #include <string.h>
@@ -38,7 +38,7 @@
 #include "core/registry.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/deinterleave/deinterleave.h"
-#include "cpu/ukernels/fewc/fewc_ukernels.h"
+#include "cpu/ukernels/pplane/pplane_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
@@ -46,7 +46,7 @@
 #define FEWP_K_MIN 8      /* output channels at least */
 #define FEWP_T_MAX 256    /* filter taps over the input channels at most */
 #define FEWP_STRIDE_MAX 4 /* stride along each dim at most (stride phases: up to 16) */
-#define MR PDNN_FEWP_MR
+#define MR PDNN_PPLANE_MR
 #define LANES 8
 /* Vectors of 8 outputs an item, at most (a multiple of the kernel's 3): every block of 4
  * output channels runs over all of them before the next block, so that each output
@@ -146,7 +146,7 @@ static bool fwd_supports(const void *prob, const char **why)
  * boundary; NULL ws: sizes only. Returns the bytes. */
 static int64_t ws_layout(const fewp_geom *f, void *ws, float **wp, float **buf)
 {
-    const int64_t wpb = cdiv(f->k, MR) * MR * f->T * (int64_t)sizeof(float);
+    const int64_t wpb = f->k * f->T * (int64_t)sizeof(float);
     const int64_t o1 = cdiv(wpb, 64) * 64;
     if (ws) {
         *wp = (float *)ws;
@@ -223,24 +223,18 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     float *wp = NULL, *buf = NULL;
     ws_layout(&f, ctx->ws, &wp, &buf);
 
-    /* the filter: wp[(b T + c taps + r s + q) 4 + i] = w of output channel 4 b + i, input
-     * channel c, at the tap that source tap (r, q) meets (the filter flipped for
-     * convolution), 0 for channels past K */
+    /* the filter: wp[k T + c taps + r s + q] = w of output channel k, input channel c,
+     * at the tap that source tap (r, q) meets (the filter flipped for convolution) */
     const float *w = arg->wei;
-    for (int64_t b = 0; b < kb; b++)
+    for (int64_t k = 0; k < f.k; k++)
         for (int64_t c = 0; c < f.c; c++)
             for (int64_t r = 0; r < f.r; r++)
-                for (int64_t q = 0; q < f.s; q++) {
-                    const int64_t wo = c * G->ws[1] + pdnn_dw_tap_off(p, G, r, q);
-                    float *d = wp + ((b * f.c + c) * f.taps + r * f.s + q) * MR;
-                    for (int64_t i = 0; i < MR; i++) {
-                        const int64_t kk = b * MR + i;
-                        d[i] = kk < f.k ? w[kk * G->ws[0] + wo] : 0.0f;
-                    }
-                }
+                for (int64_t q = 0; q < f.s; q++)
+                    wp[k * T + (c * f.r + r) * f.s + q] =
+                        w[k * G->ws[0] + c * G->ws[1] + pdnn_dw_tap_off(p, G, r, q)];
     /* tap (c, r, q): plane ((r dh) mod sh, (q dw) mod sw) of channel c, shifted by
      * floor(r dh / sh) rows and floor(q dw / sw) columns */
-    ptrdiff_t toff[FEWP_T_MAX];
+    ptrdiff_t toff[FEWP_T_MAX], woff[FEWP_T_MAX];
     const int64_t pstride = f.pr * f.lp;
     for (int64_t c = 0; c < f.c; c++)
         for (int64_t r = 0; r < f.r; r++)
@@ -249,6 +243,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t pl = (c * f.sh + er % f.sh) * f.sw + ec % f.sw;
                 toff[(c * f.r + r) * f.s + q] =
                     (ptrdiff_t)(pl * pstride + er / f.sh * f.lp + ec / f.sw);
+                woff[(c * f.r + r) * f.s + q] = (c * f.r + r) * f.s + q;
             }
 
     const double work = (double)f.n * (double)f.k * (double)T * (double)f.nvec * LANES;
@@ -289,9 +284,9 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
                 if (b > 0)
                     for (int64_t v = 0; v < nv; v++) dst[v] += MR * G->ys[1];
-                pdnn_f32_fewp_4x24__avx2((size_t)mr, (size_t)nv, (size_t)T, src, toff,
-                                         wp + b * T * MR, dst, (ptrdiff_t)G->ys[1], nval, alpha,
-                                         beta);
+                pdnn_f32_pplane_4x24__avx2((size_t)mr, (size_t)nv, 1, (size_t)T, src, 0, toff,
+                                           wp + b * MR * T, T, 0, woff, dst, (ptrdiff_t)G->ys[1],
+                                           nval, alpha, beta);
             }
         }
     }
