@@ -17,7 +17,7 @@
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
- * (cpu:direct_fewc, cpu:direct_fewc_pad, and cpu:direct_bcast's backward filter) paths
+ * (cpu:direct_fewc, cpu:direct_phase, and cpu:direct_bcast's backward filter) paths
  * ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
@@ -197,16 +197,15 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
         /* few input channels on flat planes: nothing packed, 8-row tiles */
         compute = s.flops / (peak * 0.85 * fill(s.kg, 8));
-    } else if (direct && strcmp(im->name, "cpu:direct_fewc_pad") == 0) {
-        /* AVX2, zero-padded planes: 4-row x 3-vector tiles, every tap a call's loop step
-         * (25-27 taps: the tile's stores weigh), a row's last vector partly empty */
-        compute = s.flops / (peak * 0.75 * fill(s.kg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_phase") == 0) {
-        /* AVX2 backward data by stride phases: 4-row x 3-vector tiles over the dx phase
-         * rows (about as wide as dy's; their last vectors partly empty), the filter read
-         * in place; at stride 2
-         * each phase sums a part of the taps, a few a loop step */
-        compute = s.flops / (peak * (s.nphase > 1 ? 0.55 : 0.7) * fill(s.cg, 4) * fill(s.ow, 8));
+        /* AVX2, zero-padded planes: 4-row x 3-vector tiles over the output (phase) rows,
+         * about as wide as y's (their last vectors partly empty), the filter read in
+         * place; forward: every tap one loop step (25-27 taps for the stems: the tile's
+         * stores weigh), with more than 4 input channels behind GEMM (ResNet-50's
+         * stride-2 3 x 3 layers at minibatch 1: 1-1.5x GEMM's time); backward data at
+         * stride 2: each phase sums a part of the taps, a few a loop step */
+        const double e = fwd ? (s.cg <= 4 ? 0.75 : 0.4) : s.nphase > 1 ? 0.55 : 0.7;
+        compute = s.flops / (peak * e * fill(fwd ? s.kg : s.cg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's

@@ -19,7 +19,7 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_gemm;            /* "cpu:gemm", GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;      /* "cpu:direct_1x1", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;       /* "cpu:direct_dw", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc;     /* "cpu:direct_fewc", DIRECT */
-extern const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc_pad; /* "cpu:direct_fewc_pad", DIRECT */
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_phase;    /* "cpu:direct_phase", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_gemm;   /* "cpu:implicit_gemm", IMPLICIT_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_precomp_gemm; /* IMPLICIT_PRECOMP_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino;            /* "cpu:winograd_f4x3", WINOGRAD */
@@ -54,7 +54,7 @@ static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
     &pdnn_conv_fwd_cpu_wino5,
     &pdnn_conv_fwd_cpu_wino5_nonfused,
     &pdnn_conv_fwd_cpu_direct_fewc,
-    &pdnn_conv_fwd_cpu_direct_fewc_pad,
+    &pdnn_conv_fwd_cpu_direct_phase, /* before the depthwise path: one-channel stems */
     &pdnn_conv_fwd_cpu_direct_dw,
     &pdnn_conv_fwd_cpu_direct_1x1,
     &pdnn_conv_fwd_cpu_implicit_gemm,

@@ -1,6 +1,6 @@
 /* Direct convolution micro-kernel on zero-padded planes (internal), f32, AVX2 + FMA.
- * Used by src/ops/conv/cpu/conv_cpu_direct_fewc_pad.c (forward, few input channels) and
- * conv_cpu_direct_phase.c (backward data by stride phases).
+ * Used by src/ops/conv/cpu/conv_cpu_direct_phase.c (forward and backward data by stride
+ * phases).
  *
  * The operands are planes that a caller copied with their zero padding, so that every
  * tap of 8 consecutive outputs reads 8 consecutive source elements at a fixed offset:

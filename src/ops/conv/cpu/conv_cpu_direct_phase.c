@@ -45,10 +45,11 @@
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define PHASE_TAPS_MAX 64 /* filter taps a channel at most */
+#define FWD_STRIDE_MAX 4  /* forward: stride along each dim at most (x phases: up to 16) */
 #define MR PDNN_PPLANE_MR
 #define LANES 8
 #define BAND 48 /* vectors of 8 outputs a micro-kernel call at most (a multiple of 3) */
-#define PHASE_KC 16 /* output channels (of dy) a chunk of the sums */
+#define PHASE_KC 16 /* sum groups (dy channels; forward: x channels) a chunk of the sums */
 #define GROUP_ITEMS 16 /* items whose sums go on together (scratch <= 96 KiB) */
 /* Multiply-adds below which one thread runs the call (a team costs a few us). */
 #define PHASE_MIN_WORK_PER_THREAD (1 << 17)
@@ -58,20 +59,28 @@
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 typedef struct {
-    int n;                       /* taps */
-    int64_t toff[PHASE_TAPS_MAX]; /* dy offsets from the vector's base */
+    int n;                        /* taps */
+    int64_t toff[PHASE_TAPS_MAX]; /* source offsets from the vector's base */
     int64_t woff[PHASE_TAPS_MAX]; /* filter offsets within a (k, c) */
 } phase_taps;
 
 typedef struct {
     pdnn_conv_geom3 G;
-    int64_t n, c, k, sh, sw;
-    int64_t hp[2], wp[2];  /* dx rows of row phase a, columns of column phase b */
-    int64_t pt, pl;        /* dy rows (columns) of zeros before its first */
-    int64_t pr, lp;        /* rows and row length of a padded dy plane */
-    int64_t hm, wv;        /* scratch: rows (max hp), row length (max wp rounded to 8) */
-    int64_t dyimg, scimg;  /* elements of an image's padded dy, scratch */
-    int64_t nbi;           /* images a chunk */
+    bool fwd;
+    int64_t n, rows, groups;  /* output rows (K; backward data C), sum groups (C; K) */
+    const int64_t *os;        /* the output's strides (y; dx) */
+    int64_t H, W;             /* the output plane */
+    int64_t osh, osw;         /* output phases along each dim (backward data: strides) */
+    int64_t hp[2], wp[2];     /* output rows of row phase a, columns of column phase b */
+    int64_t xsh, xsw;         /* forward: x's stride phases along each dim */
+    int64_t pt, pl;           /* backward data: dy rows (columns) of zeros before */
+    int64_t pr, lp;           /* rows and row length of a source plane */
+    int64_t sgs;              /* source elements of one sum group */
+    int64_t hm, wv;           /* scratch: rows (max hp), row length (max wp rounded to 8) */
+    int64_t srcimg, scimg;    /* elements of an image's source planes, scratch */
+    int64_t nbi;              /* images a chunk */
+    bool direct;              /* one output phase and one chunk: sums stored in the output */
+    int64_t wrs, wgs;         /* filter strides of an output row, of a sum group */
 } phase_geom;
 
 /* Dx row phase a along dim d: the taps t with (a + pad - t dil) mod st == 0 and their
@@ -88,26 +97,79 @@ static int dim_taps(const pdnn_conv_geom3 *G, int d, int64_t a, int64_t *tap, in
     return m;
 }
 
-static void geom_of(const pdnn_conv_problem *p, phase_geom *f)
+static void finish_geom(phase_geom *f)
+{
+    f->direct = f->osh * f->osw == 1 && f->groups <= PHASE_KC;
+    f->scimg = f->direct ? 0 : f->osh * f->osw * f->rows * f->hm * f->wv;
+    const int64_t img = (f->srcimg + f->scimg) * (int64_t)sizeof(float);
+    f->nbi = img > 0 && PHASE_CHUNK_BYTES / img > 1 ? PHASE_CHUNK_BYTES / img : 1;
+    if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
+}
+
+/* Forward: x copied into its stride-phase planes, plane (a, b) of channel c holding
+ * padded x at rows i sh + a, columns j sw + b; tap (r, s) of output (p, q) reads plane
+ * ((r dh) mod sh, (s dw) mod sw) at row p + floor(r dh / sh), column q + floor(s dw /
+ * sw). */
+static void geom_fwd(const pdnn_conv_problem *p, phase_geom *f)
 {
     pdnn_conv_widen(p, &f->G);
     const pdnn_conv_geom3 *G = &f->G;
+    f->fwd = true;
     f->n = p->n;
-    f->c = G->cg;
-    f->k = G->kg;
-    f->sh = G->str[1] > 0 ? G->str[1] : 1;
-    f->sw = G->str[2] > 0 ? G->str[2] : 1;
+    f->rows = G->kg;
+    f->groups = G->cg;
+    f->os = G->ys;
+    f->H = G->out[1];
+    f->W = G->out[2];
+    f->osh = f->osw = 1;
+    f->hp[0] = f->H;
+    f->wp[0] = f->W;
+    f->hp[1] = f->wp[1] = 0;
+    f->xsh = G->str[1] > 0 ? G->str[1] : 1;
+    f->xsw = G->str[2] > 0 ? G->str[2] : 1;
+    f->pt = f->pl = 0;
+    const int64_t maxr = (G->kern[1] - 1) * G->dil[1] / f->xsh;
+    const int64_t maxc = (G->kern[2] - 1) * G->dil[2] / f->xsw;
+    f->pr = f->H + maxr;
+    f->hm = f->H;
+    f->wv = cdiv(f->W, LANES) * LANES;
+    f->lp = cdiv(f->wv + maxc, LANES) * LANES;
+    f->sgs = f->xsh * f->xsw * f->pr * f->lp;
+    f->srcimg = f->groups * f->sgs;
+    f->wrs = G->ws[0];
+    f->wgs = G->ws[1];
+    finish_geom(f);
+}
+
+/* Backward data: dy copied, zero-padded, into planes of lp columns. */
+static void geom_bwd_data(const pdnn_conv_problem *p, phase_geom *f)
+{
+    pdnn_conv_widen(p, &f->G);
+    const pdnn_conv_geom3 *G = &f->G;
+    f->fwd = false;
+    f->n = p->n;
+    f->rows = G->cg;
+    f->groups = G->kg;
+    f->os = G->xs;
+    f->H = G->in[1];
+    f->W = G->in[2];
+    f->osh = G->str[1] > 0 ? G->str[1] : 1;
+    f->osw = G->str[2] > 0 ? G->str[2] : 1;
+    f->xsh = f->xsw = 1;
     /* the shifts' range over every phase: dy row i + shift for dx phase row i */
     int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, ext[3] = {0, 0, 0};
     for (int d = 1; d < 3; d++) {
         const int64_t st = G->str[d] > 0 ? G->str[d] : 1;
         bool any = false;
-        for (int64_t a = 0; a < st && a < 2; a++) {
+        for (int64_t a = 0; a < 2; a++) {
             int64_t tap[PHASE_TAPS_MAX], s[PHASE_TAPS_MAX];
-            const int m = G->kern[d] <= PHASE_TAPS_MAX ? dim_taps(G, d, a, tap, s) : 0;
-            const int64_t len = G->in[d] > a ? cdiv(G->in[d] - a, st) : 0;
-            if (d == 1) f->hp[a] = len;
-            else f->wp[a] = len;
+            const int m =
+                a < st && G->kern[d] <= PHASE_TAPS_MAX ? dim_taps(G, d, a, tap, s) : 0;
+            const int64_t len = a < st && G->in[d] > a ? cdiv(G->in[d] - a, st) : 0;
+            if (d == 1)
+                f->hp[a] = len;
+            else
+                f->wp[a] = len;
             if (len > ext[d]) ext[d] = len;
             for (int i = 0; i < m; i++) {
                 lo[d] = !any || s[i] < lo[d] ? s[i] : lo[d];
@@ -115,29 +177,32 @@ static void geom_of(const pdnn_conv_problem *p, phase_geom *f)
                 any = true;
             }
         }
-        if (st < 2) {
-            if (d == 1) f->hp[1] = 0;
-            else f->wp[1] = 0;
-        }
     }
     f->pt = lo[1] < 0 ? -lo[1] : 0;
     f->pl = lo[2] < 0 ? -lo[2] : 0;
     /* rows read: phase row i + shift + pt for i < ext, shift <= hi */
     f->pr = ext[1] + (hi[1] > 0 ? hi[1] : 0) + f->pt;
+    f->hm = ext[1];
     f->wv = cdiv(ext[2], LANES) * LANES;
     f->lp = cdiv(f->wv + (hi[2] > 0 ? hi[2] : 0) + f->pl, LANES) * LANES;
-    f->hm = ext[1];
-    f->dyimg = f->k * f->pr * f->lp;
-    f->scimg = f->sh * f->sw * f->c * f->hm * f->wv;
-    const int64_t img = (f->dyimg + f->scimg) * (int64_t)sizeof(float);
-    f->nbi = img > 0 && PHASE_CHUNK_BYTES / img > 1 ? PHASE_CHUNK_BYTES / img : 1;
-    if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
+    f->sgs = f->pr * f->lp;
+    f->srcimg = f->groups * f->sgs;
+    f->wrs = G->ws[1];
+    f->wgs = G->ws[0];
+    finish_geom(f);
 }
 
-static bool bwd_data_supports(const void *prob, const char **why)
+static void geom_of(const pdnn_conv_problem *p, phase_geom *f)
 {
-    const pdnn_conv_problem *p = prob;
-    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_BWD_DATA, why)) return false;
+    if (p->dir == PDNN_CONV_FWD)
+        geom_fwd(p, f);
+    else
+        geom_bwd_data(p, f);
+}
+
+static bool phase_supports(const pdnn_conv_problem *p, pdnn_conv_dir dir, const char **why)
+{
+    if (!pdnn_conv_gemm_supports(p, dir, why)) return false;
     if (p->dtype != PDNN_DATA_FLOAT) {
         *why = "data type other than FLOAT";
         return false;
@@ -157,40 +222,51 @@ static bool bwd_data_supports(const void *prob, const char **why)
     phase_geom f;
     geom_of(p, &f);
     const pdnn_conv_geom3 *G = &f.G;
+    const int64_t smax = dir == PDNN_CONV_FWD ? FWD_STRIDE_MAX : 2;
     for (int d = 1; d < 3; d++)
-        if (G->str[d] < 1 || G->str[d] > 2) {
-            *why = "stride other than 1 or 2";
+        if (G->str[d] < 1 || G->str[d] > smax) {
+            *why = dir == PDNN_CONV_FWD ? "stride above 4" : "stride other than 1 or 2";
             return false;
         }
     if (G->kern[1] * G->kern[2] > PHASE_TAPS_MAX) {
         *why = "more than 64 filter taps a channel";
         return false;
     }
-    if (G->xs[4] != 1 && G->in[2] > 1) {
-        *why = "dx's columns not contiguous (unit column stride)";
+    if (G->kern[1] * G->kern[2] == 1) {
+        *why = "a 1 x 1 filter (cpu:direct_1x1)";
         return false;
     }
-    if ((double)(f.dyimg + f.scimg) * sizeof(float) > (double)PHASE_IMAGE_BYTES_MAX) {
-        *why = "padded dy and phase scratch of one image above 256 MiB";
+    if (f.os[4] != 1 && f.W > 1) {
+        *why = dir == PDNN_CONV_FWD ? "y's columns not contiguous (unit column stride)"
+                                    : "dx's columns not contiguous (unit column stride)";
+        return false;
+    }
+    if ((double)(f.srcimg + f.scimg) * sizeof(float) > (double)PHASE_IMAGE_BYTES_MAX) {
+        *why = "source planes and scratch of one image above 256 MiB";
         return false;
     }
     return true;
 }
 
-static int64_t ws_bytes(const phase_geom *f)
+static bool fwd_supports(const void *prob, const char **why)
 {
-    return f->nbi * (f->dyimg + f->scimg) * (int64_t)sizeof(float);
+    return phase_supports(prob, PDNN_CONV_FWD, why);
+}
+
+static bool bwd_data_supports(const void *prob, const char **why)
+{
+    return phase_supports(prob, PDNN_CONV_BWD_DATA, why);
 }
 
 static size_t phase_workspace(const void *prob)
 {
     phase_geom f;
     geom_of(prob, &f);
-    return (size_t)ws_bytes(&f);
+    return (size_t)(f.nbi * (f.srcimg + f.scimg) * (int64_t)sizeof(float));
 }
 
-/* Padded dy row u of channel k of image dy into its plane row d. */
-static void fill_row(const phase_geom *f, const float *dy, int64_t k, int64_t u, float *d)
+/* Backward data: padded dy row u of channel k of image dy into its plane row d. */
+static void fill_dy_row(const phase_geom *f, const float *dy, int64_t k, int64_t u, float *d)
 {
     const pdnn_conv_geom3 *G = &f->G;
     const int64_t P = G->out[1], Q = G->out[2], row = u - f->pt;
@@ -209,14 +285,76 @@ static void fill_row(const phase_geom *f, const float *dy, int64_t k, int64_t u,
     if (f->pl + n < f->lp) memset(d + f->pl + n, 0, (size_t)(f->lp - f->pl - n) * sizeof(float));
 }
 
-/* The taps of dx phase (a, b): dy offsets (from the vector's base) and filter offsets. */
+/* Forward: plane row i of row phase a of channel c of image x (its column phases) into
+ * d (the channel's planes of that image): padded x row i sh + a, column phase b at
+ * columns j sw + b. */
+static void fill_x_row(const phase_geom *f, const float *x, int64_t c, int64_t a, int64_t i,
+                       float *d, pdnn_f32_deinterleave2_fn dei)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t H = G->in[1], W = G->in[2], pl = G->pad[2], lp = f->lp, sw = f->xsw;
+    const int64_t u = i * f->xsh + a - G->pad[1]; /* x row */
+    const int64_t pstride = f->pr * lp;           /* one plane */
+    float *row0 = d + ((c * f->xsh + a) * sw) * pstride + i * lp;
+    if (u < 0 || u >= H) {
+        for (int64_t b = 0; b < sw; b++) memset(row0 + b * pstride, 0, (size_t)lp * sizeof(float));
+        return;
+    }
+    const float *xr = x + c * G->xs[1] + u * G->xs[3];
+    const ptrdiff_t xc = (ptrdiff_t)G->xs[4];
+    /* x columns v < v1 land in the planes' first lp columns (v + pl < sw lp) */
+    int64_t v1 = sw * lp - pl;
+    if (v1 > W) v1 = W;
+    if (v1 < 0) v1 = 0;
+    if (sw == 1 && xc == 1) {
+        memset(row0, 0, (size_t)(pl < lp ? pl : lp) * sizeof(float));
+        if (v1 > 0) memcpy(row0 + pl, xr, (size_t)v1 * sizeof(float));
+        const int64_t e = pl + v1 > 0 ? pl + v1 : 0;
+        if (e < lp) memset(row0 + e, 0, (size_t)(lp - e) * sizeof(float));
+        return;
+    }
+    if (sw == 2 && xc == 1) {
+        /* x's even columns land in phase pl mod 2 from column pl / 2, its odd ones in
+         * the other phase from column (pl + 1) / 2 */
+        float *pe = row0 + (pl % 2) * pstride, *po = row0 + ((pl + 1) % 2) * pstride;
+        const int64_t je = pl / 2, jo = (pl + 1) / 2;
+        const int64_t ne = (v1 + 1) / 2, no = v1 / 2;
+        if (v1 > 0) dei(xr, (size_t)v1, pe + je, po + jo);
+        memset(pe, 0, (size_t)(je < lp ? je : lp) * sizeof(float));
+        memset(po, 0, (size_t)(jo < lp ? jo : lp) * sizeof(float));
+        if (je + ne < lp) memset(pe + je + ne, 0, (size_t)(lp - je - ne) * sizeof(float));
+        if (jo + no < lp) memset(po + jo + no, 0, (size_t)(lp - jo - no) * sizeof(float));
+        return;
+    }
+    for (int64_t b = 0; b < sw; b++) {
+        float *pb = row0 + b * pstride;
+        for (int64_t j = 0; j < lp; j++) {
+            const int64_t v = j * sw + b - pl;
+            pb[j] = v >= 0 && v < W ? xr[v * xc] : 0.0f;
+        }
+    }
+}
+
+/* The taps of output phase (a, b): source offsets (from the vector's base) and filter
+ * offsets. */
 static void phase_setup(const pdnn_conv_problem *p, const phase_geom *f, int64_t a, int64_t b,
                         phase_taps *t)
 {
     const pdnn_conv_geom3 *G = &f->G;
+    t->n = 0;
+    if (f->fwd) {
+        for (int64_t r = 0; r < G->kern[1]; r++)
+            for (int64_t q = 0; q < G->kern[2]; q++) {
+                const int64_t er = r * G->dil[1], ec = q * G->dil[2];
+                const int64_t pl = er % f->xsh * f->xsw + ec % f->xsw;
+                t->toff[t->n] = pl * f->pr * f->lp + er / f->xsh * f->lp + ec / f->xsw;
+                t->woff[t->n] = pdnn_dw_tap_off(p, G, r, q);
+                t->n++;
+            }
+        return;
+    }
     int64_t rt[PHASE_TAPS_MAX], rs[PHASE_TAPS_MAX], ct[PHASE_TAPS_MAX], cs[PHASE_TAPS_MAX];
     const int mr = dim_taps(G, 1, a, rt, rs), mc = dim_taps(G, 2, b, ct, cs);
-    t->n = 0;
     for (int i = 0; i < mr; i++)
         for (int j = 0; j < mc; j++) {
             t->toff[t->n] = rs[i] * f->lp + cs[j];
@@ -225,92 +363,113 @@ static void phase_setup(const pdnn_conv_problem *p, const phase_geom *f, int64_t
         }
 }
 
-static pdnnStatus_t bwd_data_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+static pdnnStatus_t phase_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
     const pdnn_conv_args *arg = args;
     phase_geom f;
     geom_of(p, &f);
     const pdnn_conv_geom3 *G = &f.G;
-    const int64_t H = G->in[1], W = G->in[2];
-    if (f.n == 0 || f.c == 0 || H * W == 0) return PDNN_STATUS_SUCCESS;
-    const float *dy = arg->src, *w = arg->wei;
-    float *dx = arg->dst;
+    const int64_t H = f.H, W = f.W;
+    if (f.n == 0 || f.rows == 0 || H * W == 0) return PDNN_STATUS_SUCCESS;
+    const float *src = arg->src, *w = arg->wei;
+    float *out = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
-    const int64_t nph = f.sh * f.sw, cb = cdiv(f.c, MR);
+    const int64_t nph = f.osh * f.osw, cb = cdiv(f.rows, MR);
 
     phase_taps taps[4];
     int64_t nvec[4], qv[4];
     for (int64_t ph = 0; ph < nph; ph++) {
-        phase_setup(p, &f, ph / f.sw, ph % f.sw, &taps[ph]);
-        qv[ph] = cdiv(f.wp[ph % f.sw], LANES);
-        nvec[ph] = f.hp[ph / f.sw] * qv[ph];
+        phase_setup(p, &f, ph / f.osw, ph % f.osw, &taps[ph]);
+        qv[ph] = cdiv(f.wp[ph % f.osw], LANES);
+        nvec[ph] = f.hp[ph / f.osw] * qv[ph];
     }
-    const double work = (double)f.n * (double)f.c * (double)f.k * (double)H * (double)W *
-                        (double)(G->kern[1] * G->kern[2]) / (double)nph;
     int64_t vmax = 0;
     for (int64_t ph = 0; ph < nph; ph++) vmax = nvec[ph] > vmax ? nvec[ph] : vmax;
-    const int64_t bands = cdiv(vmax, BAND), per_img = cb * nph * bands;
+    /* bands: BAND vectors, fewer where that leaves less than 4 items a thread (they
+     * change no sum) */
+    int64_t band = cdiv(vmax < BAND ? vmax : BAND, 3) * 3;
+    while (band > 3 && f.n * cb * nph * cdiv(vmax, band) < 4 * (int64_t)ctx->nthreads) band -= 3;
+    const int64_t bands = cdiv(vmax, band), per_img = cb * nph * bands;
+    const double work = (double)f.n * (double)f.rows * (double)f.groups * (double)H *
+                        (double)W * (double)(G->kern[1] * G->kern[2]) / (double)nph;
     const int nt = pdnn_par_threads(ctx->nthreads, f.n * per_img, work, PHASE_MIN_WORK_PER_THREAD);
-    float *dyp = ctx->ws, *scr = dyp + f.nbi * f.dyimg;
+    float *sp = ctx->ws, *scr = sp + f.nbi * f.srcimg;
     const pdnn_f32_interleave2_fn itl = pdnn_f32_interleave2_select();
-    const int64_t dyrows = f.k * f.pr;
+    const pdnn_f32_deinterleave2_fn dei = pdnn_f32_deinterleave2_select();
+    /* source rows to fill an image: forward (channel, row phase, plane row), backward
+     * data (dy channel, plane row) */
+    const int64_t srows = f.fwd ? f.groups * f.xsh * f.pr : f.groups * f.pr;
+    const int64_t kchunk = f.direct ? f.groups : PHASE_KC;
+    const int64_t *os = f.os;
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     for (int64_t n0 = 0; n0 < f.n; n0 += f.nbi) {
         const int64_t nimg = f.n - n0 < f.nbi ? f.n - n0 : f.nbi;
 #pragma omp for schedule(static)
-        for (int64_t u = 0; u < nimg * dyrows; u++) {
-            const int64_t ni = u / dyrows, k = u % dyrows / f.pr, row = u % f.pr;
-            fill_row(&f, dy + (n0 + ni) * G->ys[0], k, row,
-                     dyp + ni * f.dyimg + (k * f.pr + row) * f.lp);
+        for (int64_t u = 0; u < nimg * srows; u++) {
+            const int64_t ni = u / srows, r = u % srows;
+            const float *s = src + (n0 + ni) * (f.fwd ? G->xs[0] : G->ys[0]);
+            if (f.fwd)
+                fill_x_row(&f, s, r / (f.xsh * f.pr), r % (f.xsh * f.pr) / f.pr, r % f.pr,
+                           sp + ni * f.srcimg, dei);
+            else
+                fill_dy_row(&f, s, r / f.pr, r % f.pr, sp + ni * f.srcimg + r * f.lp);
         }
-        /* this thread's share of the (image, channel block, phase, band) items, in
-         * groups of GROUP_ITEMS: every chunk of PHASE_KC output channels runs over the
-         * group before the next (the chunk's filter rows, PHASE_KC pages apart, stay in
-         * the TLB; the group's sums, going on in the scratch, in L2) */
+        /* this thread's share of the (image, block of 4 output rows, phase, band) items,
+         * in groups of GROUP_ITEMS: every chunk of PHASE_KC sum groups runs over the
+         * group before the next (the chunk's filter rows, up to a page or more apart,
+         * stay in the TLB; the group's sums, going on in the scratch, in L2) */
         int64_t lo, hi;
         pdnn_par_share(nimg * per_img, &lo, &hi);
         for (int64_t g0 = lo; g0 < hi; g0 += GROUP_ITEMS) {
             const int64_t g1 = hi - g0 < GROUP_ITEMS ? hi : g0 + GROUP_ITEMS;
-            for (int64_t k0 = 0; k0 < f.k; k0 += PHASE_KC) {
-                const int64_t kc = f.k - k0 < PHASE_KC ? f.k - k0 : PHASE_KC;
+            for (int64_t k0 = 0; k0 < f.groups; k0 += kchunk) {
+                const int64_t kc = f.groups - k0 < kchunk ? f.groups - k0 : kchunk;
                 for (int64_t it = g0; it < g1; it++) {
                     const int64_t ni = it / per_img, c0 = it % per_img / (nph * bands) * MR;
-                    const int64_t ph = it % (nph * bands) / bands, v0 = it % bands * BAND;
+                    const int64_t ph = it % (nph * bands) / bands, v0 = it % bands * band;
                     if (v0 >= nvec[ph]) continue;
-                    const int64_t nv = nvec[ph] - v0 < BAND ? nvec[ph] - v0 : BAND;
-                    const int64_t mr = f.c - c0 < MR ? f.c - c0 : MR;
-                    const float *src[BAND];
-                    float *dst[BAND];
+                    const int64_t nv = nvec[ph] - v0 < band ? nvec[ph] - v0 : band;
+                    const int64_t mr = f.rows - c0 < MR ? f.rows - c0 : MR;
+                    const int64_t wb = f.wp[ph % f.osw];
+                    const float *sv[BAND];
+                    float *dv[BAND];
                     size_t nval[BAND];
                     for (int64_t v = 0; v < nv; v++) {
                         const int64_t i = (v0 + v) / qv[ph], j0 = (v0 + v) % qv[ph] * LANES;
-                        src[v] = dyp + ni * f.dyimg + (k0 * f.pr + i + f.pt) * f.lp + j0 + f.pl;
-                        dst[v] = scr + ni * f.scimg + ((ph * f.c + c0) * f.hm + i) * f.wv + j0;
-                        nval[v] = LANES;
+                        sv[v] = sp + ni * f.srcimg + k0 * f.sgs + (i + f.pt) * f.lp + j0 + f.pl;
+                        if (f.direct) {
+                            dv[v] = out + (n0 + ni) * os[0] + c0 * os[1] + i * os[3] + j0;
+                            nval[v] = (size_t)(wb - j0 < LANES ? wb - j0 : LANES);
+                        } else {
+                            dv[v] = scr + ni * f.scimg + ((ph * f.rows + c0) * f.hm + i) * f.wv + j0;
+                            nval[v] = LANES;
+                        }
                     }
                     const phase_taps *t = &taps[ph];
                     pdnn_f32_pplane_4x24__avx2(
-                        (size_t)mr, (size_t)nv, (size_t)kc, (size_t)t->n, src,
-                        (ptrdiff_t)(f.pr * f.lp), (const ptrdiff_t *)t->toff,
-                        w + k0 * G->ws[0] + c0 * G->ws[1], (ptrdiff_t)G->ws[1],
-                        (ptrdiff_t)G->ws[0], (const ptrdiff_t *)t->woff, dst,
-                        (ptrdiff_t)(f.hm * f.wv), nval, 1.0f, k0 ? 1.0f : 0.0f);
+                        (size_t)mr, (size_t)nv, (size_t)kc, (size_t)t->n, sv, (ptrdiff_t)f.sgs,
+                        (const ptrdiff_t *)t->toff, w + k0 * f.wgs + c0 * f.wrs,
+                        (ptrdiff_t)f.wrs, (ptrdiff_t)f.wgs, (const ptrdiff_t *)t->woff, dv,
+                        f.direct ? (ptrdiff_t)os[1] : (ptrdiff_t)(f.hm * f.wv), nval,
+                        f.direct ? alpha : 1.0f, f.direct ? beta : k0 ? 1.0f : 0.0f);
                 }
             }
         }
+        /* every share done before the scratch is read or the planes refilled */
 #pragma omp barrier
-        /* the phases into dx's rows (columns interleaved at stride 2, rows by phase),
-         * with alpha and beta */
+        if (f.direct) continue; /* (the team agrees: f is the same for all) */
+        /* the phases into the output's rows (columns interleaved at stride 2, rows by
+         * phase), with alpha and beta */
 #pragma omp for schedule(static)
-        for (int64_t u = 0; u < nimg * f.c * H; u++) {
-            const int64_t ni = u / (f.c * H), c = u / H % f.c, h = u % H;
-            const int64_t a = h % f.sh, i = h / f.sh;
-            const float *e = scr + ni * f.scimg + (((a * f.sw) * f.c + c) * f.hm + i) * f.wv;
-            float *d = dx + (n0 + ni) * G->xs[0] + c * G->xs[1] + h * G->xs[3];
-            if (f.sw == 2) {
-                const float *o = e + f.c * f.hm * f.wv; /* column phase 1 */
+        for (int64_t u = 0; u < nimg * f.rows * H; u++) {
+            const int64_t ni = u / (f.rows * H), c = u / H % f.rows, h = u % H;
+            const int64_t a = h % f.osh, i = h / f.osh;
+            const float *e = scr + ni * f.scimg + (((a * f.osw) * f.rows + c) * f.hm + i) * f.wv;
+            float *d = out + (n0 + ni) * os[0] + c * os[1] + h * os[3];
+            if (f.osw == 2) {
+                const float *o = e + f.rows * f.hm * f.wv; /* column phase 1 */
                 if (alpha == 1.0f && beta == 0) {
                     itl(e, o, (size_t)W, d);
                     continue;
@@ -332,7 +491,12 @@ static pdnnStatus_t bwd_data_exec(const void *prob, const void *args, const pdnn
     return PDNN_STATUS_SUCCESS;
 }
 
+const pdnn_impl pdnn_conv_fwd_cpu_direct_phase = {
+    "cpu:direct_phase", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_AVX2,
+    PDNN_IMPL_DETERMINISTIC, fwd_supports, phase_workspace, phase_exec,
+};
+
 const pdnn_impl pdnn_conv_bwd_data_cpu_direct_phase = {
     "cpu:direct_phase", PDNN_CONVOLUTION_BWD_DATA_ALGO_0, PDNN_ISA_AVX2,
-    PDNN_IMPL_DETERMINISTIC, bwd_data_supports, phase_workspace, bwd_data_exec,
+    PDNN_IMPL_DETERMINISTIC, bwd_data_supports, phase_workspace, phase_exec,
 };
