@@ -1,11 +1,25 @@
-/* Backward data by stride phases on zero-padded dy planes, AVX2 ("cpu:direct_phase":
+/* Direct convolutions on zero-padded stride-phase planes, AVX2 ("cpu:direct_phase":
+ * forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT, backward data
  * PDNN_CONVOLUTION_BWD_DATA_ALGO_0).
  *
- * The problems: FLOAT at the AVX2 level exactly (at AVX-512 the GEMM and Winograd paths
- * serve them), one group, 1-d or 2-d, stride 1 or 2 along each dim, any dilation and
- * padding, at most PHASE_TAPS_MAX filter taps a channel, packed KCRS or KRSC filters,
- * convolution or cross-correlation, dx with a unit column stride (dy any strides).
+ * The problems: FLOAT at the AVX2 level exactly (at AVX-512, cpu:direct_fewc and the
+ * GEMM and Winograd paths serve them), one group, no 1x1 filter (cpu:direct_1x1), 1-d or
+ * 2-d, stride up to FWD_STRIDE_MAX (forward) or 2 (backward data) along each dim, any
+ * dilation and padding, at most PHASE_TAPS_MAX filter taps a channel, packed KCRS or
+ * KRSC filters, convolution or cross-correlation, the output (y; dx) with a unit column
+ * stride, the input (x; dy) any strides. The cost model ranks the forward first for 1-4
+ * input channels (the stems: LeNet's 5 x 5 1 -> 32, VGG-16's 3 x 3 3 -> 64,
+ * MobileNet-v2's stride-2 3 -> 32, ResNet-50's 7 x 7 stride-2 3 -> 64, where im2col +
+ * GEMM packs columns of only 9-147 elements) and the backward data for the stems and
+ * the 3 x 3 layers with few columns (ResNet-50's on 7 x 7 - 14 x 14 at minibatch 1).
  *
+ * Forward: each image's x is first copied, zero-padded, into its stride-phase planes:
+ * plane (a, b) of channel c holds padded x at rows i sh + a and columns j sw + b, so that
+ * tap (r, s) of output (p, q) reads plane ((r dh) mod sh, (s dw) mod sw) at row p +
+ * floor(r dh / sh), column q + floor(s dw / sw): for 8 outputs of a row, 8 consecutive
+ * elements at a fixed offset from the output's position.
+ *
+ * Backward data:
  * dx(c, h, w) = sum_k sum_(r, s) w(k, c, r, s) dy(k, (h + pt - r dh) / sh,
  * (w + pl - s dw) / sw) over the taps whose quotients are whole and inside dy. Split dx by
  * stride phase (h = sh i + a, w = sw j + b): within phase (a, b) the taps that reach it
@@ -14,25 +28,31 @@
  * correlation of dy with part of the filter, C output rows and K x taps long sums. Each
  * image's dy is first copied, zero-padded, into planes of Lp columns (Lp a multiple of
  * 8 past every vector's reach), so that 8 consecutive outputs of a phase row read 8
- * consecutive dy elements at each tap; the micro-kernel (cpu/ukernels/pplane) keeps 4 dx
- * channels x 3 vectors of 8 in registers, reading the filter in place (4 broadcasts a
- * tap, one from each channel's filter row: no transposed or packed copy, which at
- * minibatch 1 and 512 x 512 x 3 x 3 filters cost more than the arithmetic; the GEMM path
- * reads its columns across cache lines and pages). The sums go on in a scratch of the
- * dx phases, by chunks of PHASE_KC dy channels (a chunk's filter rows, a page or more
- * apart, stay in the TLB), and the phases are then written into dx (columns interleaved
- * at stride 2, rows by phase) with alpha and beta. The padding adds w * 0, as im2col's
- * zeros do in the GEMM paths.
+ * consecutive dy elements at each tap.
  *
- * Threads split (image, block of 4 dx channels, phase, band of up to BAND vectors) items
- * in contiguous shares, each share by groups of GROUP_ITEMS items (their sums stay in
- * L2 while every chunk runs over them); every dx element is, per chunk, one chain of
- * fused multiply-adds over k (outer) and the phase's taps (inner) in filter order, added
- * to the running sum in chunk order (chunks fixed by K alone), so results do not depend
- * on the thread count; exact on small integers.
+ * Both: the micro-kernel (cpu/ukernels/pplane) keeps 4 output channels x 3 vectors of 8
+ * in registers, reading the filter in place (4 broadcasts a tap, one from each output
+ * channel's filter row: no transposed or packed copy, which at minibatch 1 and 512 x 512
+ * x 3 x 3 filters cost more than the arithmetic; GEMM's backward data reads its columns
+ * across cache lines and pages); a row's last vector stores its valid lanes. With at
+ * most PHASE_KC sum groups (input channels; dy channels) and one output phase the sums
+ * are written to the output at once (alpha, beta); otherwise they go on in a scratch of
+ * the output phases, by chunks of PHASE_KC groups (a chunk's filter rows, a page or more
+ * apart, stay in the TLB), and the phases are then written into the output (columns
+ * interleaved at stride 2, rows by phase) with alpha and beta. The padding adds w * 0, as
+ * im2col's zeros do in the GEMM paths (an Inf or NaN weight then also reaches border
+ * outputs; the reference skips them).
  *
- * Workspace: for a chunk of images (PHASE_CHUNK_BYTES, or one image), the padded dy
- * planes (K x rows x Lp) and the phase scratch (C x phases x rows x the phase width
+ * Threads split (image, block of 4 output channels, phase, band of up to BAND vectors)
+ * items in contiguous shares, each share by groups of GROUP_ITEMS items (their sums stay
+ * in L2 while every chunk runs over them); every output element is, per chunk, one chain
+ * of fused multiply-adds over the sum groups (outer) and the phase's taps (inner) in
+ * filter order, added to the running sum in chunk order (chunks fixed by the problem
+ * alone), so results do not depend on the thread count; exact on small integers.
+ *
+ * Workspace: for a chunk of images (PHASE_CHUNK_BYTES, or one image), the source planes
+ * (forward: C x stride phases x rows x Lp; backward data: K x rows x Lp) and, unless
+ * written at once, the scratch (output channels x phases x rows x the phase width
  * rounded up to 8). */
 #include <string.h>
 
