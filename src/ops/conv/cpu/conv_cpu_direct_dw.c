@@ -61,6 +61,7 @@
 #include "core/par.h"
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_bw2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_row.h"
@@ -241,10 +242,12 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
                 }
 }
 
-/* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve). */
-static const pdnn_dw_path *const fast_paths[] = {&pdnn_dws2f_path, &pdnn_dws2p_path,
-                                                 &pdnn_dws2_path,  &pdnn_dwrow_path,
-                                                 &pdnn_dwmf_path,  &pdnn_dwcb_path};
+/* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve;
+ * dwbw2: the backward filter at AVX2 only, so AVX-512 keeps the order that follows). */
+static const pdnn_dw_path *const fast_paths[] = {&pdnn_dwbw2_path, &pdnn_dws2f_path,
+                                                 &pdnn_dws2p_path, &pdnn_dws2_path,
+                                                 &pdnn_dwrow_path, &pdnn_dwmf_path,
+                                                 &pdnn_dwcb_path};
 
 /* Whether one of them ran p->dir. */
 static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)
