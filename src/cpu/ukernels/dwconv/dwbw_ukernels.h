@@ -5,21 +5,21 @@
  * One channel: its nimg images' x planes (H x W, rows xr apart, images xn apart) and dy
  * planes (m1 x m2, rows dr apart, images dn apart), stride s (1 or 2) on both axes, unit
  * dilation, p1 rows and p2 columns of padding before (the padding after: what the sizes
- * leave). x is read in place; every tap (r1, r2) keeps 8 lanes of sums in a register:
- * lane l of dy vector v (columns 8 v .. 8 v + 7) holds output column j = 8 v + l (stride
- * 1) or 8 v + pi(l), pi = 0 1 4 5 2 3 6 7 (stride 2), and gets dy[o1][j] * xpad[s o1 +
- * r1][s j + r2] for j < m2; lanes past m2, and x columns outside the row, load 0 (masked
- * loads: never read). x rows outside the plane (padding rows) are read as zeros: their
- * taps add dy * 0, as the channel-block path's zero-padded copies do (an Inf or NaN in dy
- * then reaches a tap whose pairings with it are all padding).
+ * leave). x is read in place; every tap t = 3 r1 + r2 keeps 8 lanes of sums acc[8 t + l]
+ * (loaded at the call's start, in registers over its images, stored at its end): lane l
+ * of dy vector v (columns 8 v .. 8 v + 7) holds output column j = 8 v + l (stride 1) or
+ * 8 v + pi(l), pi = 0 1 4 5 2 3 6 7 (stride 2), and gets dy[o1][j] * xpad[s o1 + r1][s j +
+ * r2] for j < m2; lanes past m2, and x columns outside the row, load 0 (masked loads:
+ * never read). x rows outside the plane (padding rows) are read as zeros: their taps add
+ * dy * 0, as the channel-block path's zero-padded copies do (an Inf or NaN in dy then
+ * reaches a tap whose pairings with it are all padding).
  *
  * Sums: each lane is one chain of fused multiply-adds in the order images n, then pairs
  * of dy rows (o1, o1 + 1) from o1 = 0 (stride 1; an odd last row alone; stride 2: one row
- * at a time), then vectors v, then the pair's first row before its second. The 8 lanes
- * of tap t are then summed in a fixed tree: u_l = lane l + lane l + 4 (l < 4), sum[t] =
- * (u_0 + u_2) + (u_1 + u_3). So the result depends on the problem only, never on the
- * thread count or the run; exact on small integers. Offsets and strides in floats, may
- * be negative. */
+ * at a time), then vectors v, then the pair's first row before its second; the caller
+ * continues the chains over calls (images in order) and sums the lanes in a fixed order.
+ * So the result depends on the problem only, never on the thread count or the run;
+ * exact on small integers. Offsets and strides in floats, may be negative. */
 #ifndef PDNN_UKERNELS_DWBW_H
 #define PDNN_UKERNELS_DWBW_H
 
@@ -29,13 +29,14 @@
 /* Output columns m2 at most; x columns W at most 2 PDNN_DWBW_MAXW. */
 #define PDNN_DWBW_MAXW 512
 
-/* sum[3 r1 + r2] = the sum above over n < nimg, o1 < m1, j < m2 of dy[n dn + o1 dr + j] *
+/* acc[8 (3 r1 + r2) + l] += the sum above over n < nimg, o1 < m1, j < m2 (lane l's
+ * columns j) of dy[n dn + o1 dr + j] *
  * xpad[n][s o1 + r1][s j + r2], where xpad[n][i][k] = x[n xn + (i - p1) xr + k - p2] for
  * 0 <= i - p1 < H, 0 <= k - p2 < W, else 0. s is 1 or 2; m2 <= PDNN_DWBW_MAXW, W <= 2
- * PDNN_DWBW_MAXW; nimg, m1, m2 may be 0 (zeros). */
+ * PDNN_DWBW_MAXW; nimg, m1, m2 may be 0 (acc unchanged). */
 void pdnn_f32_dwbw3_plane__avx2(size_t s, size_t nimg, const float *x, ptrdiff_t xn,
                                 ptrdiff_t xr, size_t H, size_t W, size_t p1, size_t p2,
                                 const float *dy, ptrdiff_t dn, ptrdiff_t dr, size_t m1,
-                                size_t m2, float *sum);
+                                size_t m2, float *acc);
 
 #endif

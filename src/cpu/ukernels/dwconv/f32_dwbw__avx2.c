@@ -151,11 +151,19 @@ BW_INLINE void bw_row2(bw_acc *A, const float *d, const float *x0, const float *
 void pdnn_f32_dwbw3_plane__avx2(size_t s, size_t nimg, const float *x, ptrdiff_t xn,
                                 ptrdiff_t xr, size_t H, size_t W, size_t p1, size_t p2,
                                 const float *dy, ptrdiff_t dn, ptrdiff_t dr, size_t m1,
-                                size_t m2, float *sum)
+                                size_t m2, float *acc)
 {
     bw_acc A0;
     bw_acc *A = &A0;
-    A->a0 = A->a1 = A->a2 = A->a3 = A->a4 = A->a5 = A->a6 = A->a7 = A->a8 = _mm256_setzero_ps();
+    A->a0 = _mm256_loadu_ps(acc);
+    A->a1 = _mm256_loadu_ps(acc + 8);
+    A->a2 = _mm256_loadu_ps(acc + 16);
+    A->a3 = _mm256_loadu_ps(acc + 24);
+    A->a4 = _mm256_loadu_ps(acc + 32);
+    A->a5 = _mm256_loadu_ps(acc + 40);
+    A->a6 = _mm256_loadu_ps(acc + 48);
+    A->a7 = _mm256_loadu_ps(acc + 56);
+    A->a8 = _mm256_loadu_ps(acc + 64);
     const size_t nvec = (m2 + 7) / 8;
     /* vectors [va, vb) load without masks: every lane's x columns inside the row (the
      * last one read: 8 j + 9 - p2 at stride 1, 16 j + 17 - p2 at stride 2), j + 8 <= m2 */
@@ -212,10 +220,13 @@ void pdnn_f32_dwbw3_plane__avx2(size_t s, size_t nimg, const float *x, ptrdiff_t
             o += 1;
         }
     }
-    const __m256 t[9] = {A->a0, A->a1, A->a2, A->a3, A->a4, A->a5, A->a6, A->a7, A->a8};
-    for (int i = 0; i < 9; i++) {
-        const __m128 u = _mm_add_ps(_mm256_castps256_ps128(t[i]), _mm256_extractf128_ps(t[i], 1));
-        const __m128 w = _mm_add_ps(u, _mm_movehl_ps(u, u)); /* u0 + u2, u1 + u3 */
-        sum[i] = _mm_cvtss_f32(_mm_add_ss(w, _mm_shuffle_ps(w, w, 1)));
-    }
+    _mm256_storeu_ps(acc, A->a0);
+    _mm256_storeu_ps(acc + 8, A->a1);
+    _mm256_storeu_ps(acc + 16, A->a2);
+    _mm256_storeu_ps(acc + 24, A->a3);
+    _mm256_storeu_ps(acc + 32, A->a4);
+    _mm256_storeu_ps(acc + 40, A->a5);
+    _mm256_storeu_ps(acc + 48, A->a6);
+    _mm256_storeu_ps(acc + 56, A->a7);
+    _mm256_storeu_ps(acc + 64, A->a8);
 }
