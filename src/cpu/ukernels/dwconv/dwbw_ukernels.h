@@ -39,4 +39,13 @@ void pdnn_f32_dwbw3_plane__avx2(size_t s, size_t nimg, const float *x, ptrdiff_t
                                 const float *dy, ptrdiff_t dn, ptrdiff_t dr, size_t m1,
                                 size_t m2, float *acc);
 
+/* Channel blocks (small planes): 8 channels a vector (lane c: channel c), one image.
+ * xb: the x planes zero-padded, pixel (i, k) of the padded plane (row i = x row + p1,
+ * column k = x column + p2) at xb[8 (i pw + k) + c]; db: dy, pixel (o1, o2) at
+ * db[8 (o1 m2 + o2) + c]; both 32-byte aligned. acc[8 (3 r1 + r2) + c] += dy(o1, o2) *
+ * xpad(s o1 + r1, s o2 + r2) over o1 < m1, o2 < m2 in increasing (o1, o2) order: one
+ * chain of fused multiply-adds a lane (padding taps add dy * 0). */
+void pdnn_f32_dwbw3_cb8__avx2(size_t s, size_t m1, size_t m2, const float *xb, size_t pw,
+                              const float *db, float *acc);
+
 #endif

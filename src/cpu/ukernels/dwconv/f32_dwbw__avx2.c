@@ -230,3 +230,76 @@ void pdnn_f32_dwbw3_plane__avx2(size_t s, size_t nimg, const float *x, ptrdiff_t
     _mm256_storeu_ps(acc + 56, A->a7);
     _mm256_storeu_ps(acc + 64, A->a8);
 }
+
+/* ---- channel blocks: 8 channels a vector (dwbw_ukernels.h) */
+
+/* Two pixels of a row at stride 1: d0 at x columns 0-2 from p, d1 at 1-3 (pixels 8 floats
+ * apart, rows pr floats apart), each x vector loaded once for both. */
+BW_INLINE void bw_cb_pair1(bw_acc *A, __m256 a, __m256 b, const float *p, ptrdiff_t pr)
+{
+    __m256 v;
+#define BW_CB_ROW(t0, t1, t2, q)                                                           \
+    v = _mm256_load_ps(q);                                                                 \
+    BW_FMA(t0, a, v);                                                                      \
+    v = _mm256_load_ps((q) + 8);                                                           \
+    BW_FMA(t1, a, v);                                                                      \
+    BW_FMA(t0, b, v);                                                                      \
+    v = _mm256_load_ps((q) + 16);                                                          \
+    BW_FMA(t2, a, v);                                                                      \
+    BW_FMA(t1, b, v);                                                                      \
+    v = _mm256_load_ps((q) + 24);                                                          \
+    BW_FMA(t2, b, v);
+    BW_CB_ROW(0, 1, 2, p);
+    BW_CB_ROW(3, 4, 5, p + pr);
+    BW_CB_ROW(6, 7, 8, p + 2 * pr);
+#undef BW_CB_ROW
+}
+
+/* One pixel: its three x rows' columns 0-2 from p. */
+BW_INLINE void bw_cb_one(bw_acc *A, __m256 a, const float *p, ptrdiff_t pr)
+{
+    BW_FMA(0, a, _mm256_load_ps(p));
+    BW_FMA(1, a, _mm256_load_ps(p + 8));
+    BW_FMA(2, a, _mm256_load_ps(p + 16));
+    BW_FMA(3, a, _mm256_load_ps(p + pr));
+    BW_FMA(4, a, _mm256_load_ps(p + pr + 8));
+    BW_FMA(5, a, _mm256_load_ps(p + pr + 16));
+    BW_FMA(6, a, _mm256_load_ps(p + 2 * pr));
+    BW_FMA(7, a, _mm256_load_ps(p + 2 * pr + 8));
+    BW_FMA(8, a, _mm256_load_ps(p + 2 * pr + 16));
+}
+
+void pdnn_f32_dwbw3_cb8__avx2(size_t s, size_t m1, size_t m2, const float *xb, size_t pw,
+                              const float *db, float *acc)
+{
+    bw_acc A0;
+    bw_acc *A = &A0;
+    A->a0 = _mm256_loadu_ps(acc);
+    A->a1 = _mm256_loadu_ps(acc + 8);
+    A->a2 = _mm256_loadu_ps(acc + 16);
+    A->a3 = _mm256_loadu_ps(acc + 24);
+    A->a4 = _mm256_loadu_ps(acc + 32);
+    A->a5 = _mm256_loadu_ps(acc + 40);
+    A->a6 = _mm256_loadu_ps(acc + 48);
+    A->a7 = _mm256_loadu_ps(acc + 56);
+    A->a8 = _mm256_loadu_ps(acc + 64);
+    const ptrdiff_t pr = (ptrdiff_t)(8 * pw), cs = (ptrdiff_t)(8 * s);
+    for (size_t o1 = 0; o1 < m1; o1++) {
+        const float *d = db + 8 * o1 * m2, *p = xb + (ptrdiff_t)(s * o1) * pr;
+        size_t o2 = 0;
+        if (s == 1)
+            for (; o2 + 2 <= m2; o2 += 2)
+                bw_cb_pair1(A, _mm256_load_ps(d + 8 * o2), _mm256_load_ps(d + 8 * o2 + 8),
+                            p + 8 * o2, pr);
+        for (; o2 < m2; o2++) bw_cb_one(A, _mm256_load_ps(d + 8 * o2), p + (ptrdiff_t)o2 * cs, pr);
+    }
+    _mm256_storeu_ps(acc, A->a0);
+    _mm256_storeu_ps(acc + 8, A->a1);
+    _mm256_storeu_ps(acc + 16, A->a2);
+    _mm256_storeu_ps(acc + 24, A->a3);
+    _mm256_storeu_ps(acc + 32, A->a4);
+    _mm256_storeu_ps(acc + 40, A->a5);
+    _mm256_storeu_ps(acc + 48, A->a6);
+    _mm256_storeu_ps(acc + 56, A->a7);
+    _mm256_storeu_ps(acc + 64, A->a8);
+}

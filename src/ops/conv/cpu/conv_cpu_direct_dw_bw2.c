@@ -11,12 +11,18 @@
 #include "core/par.h"
 #include "cpu/isa.h"
 #include "cpu/ukernels/dwconv/dwbw_ukernels.h"
+#include "cpu/ukernels/transpose/transpose.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_bw2.h"
 
 /* Channels a thread runs image by image (their accumulators, 288 bytes each, stay in L1
  * while the images' planes stream: channel by channel, each image's small plane lay a
  * whole image apart from the last, MobileNet-v2 7x7 at minibatch 32 14x slower). */
 #define BW2_CHUNK 32
+/* Planes of at most BW2_CB_MAXO output rows and columns run in channel blocks of 8
+ * (bw2_cb); their blocks a chunk. */
+#define BW2_CB_MAXO 16
+#define BW2_CB_CHUNK 4
+#define BW2_CB_PAD (2 * (BW2_CB_MAXO - 1) + 3) /* padded x rows, columns at most */
 
 /* The geometry this file serves (see the header). */
 static bool bw2_geom(const pdnn_conv_problem *p, pdnn_conv_geom3 *G)
@@ -46,6 +52,61 @@ static float bw2_lanesum8(const float *a)
     return (u0 + u2) + (u1 + u3);
 }
 
+/* Small planes in channel blocks: per block of 8 channels and image, every x row
+ * transposed channels-minor into a zero-padded buffer (pixel (i, k) at xb[8 (i pw + k)]),
+ * dy likewise (unpadded), then one 8-lane multiply-add a tap and pixel
+ * (pdnn_f32_dwbw3_cb8__avx2); the lanes are the channels, so no lane sums. Threads split
+ * the blocks; a thread runs its blocks BW2_CB_CHUNK at a time image by image. */
+static void bw2_cb(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, const float *x,
+                   const float *dy, float *dw, const int64_t *wo, float alpha, float beta,
+                   int nthreads)
+{
+    const int64_t m1 = G->out[1], m2 = G->out[2], s = G->str[1];
+    const int64_t ph = s * (m1 - 1) + 3, pw = s * (m2 - 1) + 3;
+    const int64_t p1 = G->pad[1], p2 = G->pad[2];
+    /* the x rows and columns some tap reads */
+    const int64_t ni = G->in[1] < ph - p1 ? G->in[1] : ph - p1;
+    const int64_t nj = G->in[2] < pw - p2 ? G->in[2] : pw - p2;
+    const int64_t C = p->g, nblk = (C + 7) / 8;
+    const bool dflat = m1 == 1 || G->ys[3] == m2; /* dy planes without gaps */
+    const int nt = pdnn_par_threads(nthreads, nblk, (double)p->n * C * m1 * m2 * 9, 32768.0);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        _Alignas(32) float xb[BW2_CB_PAD * BW2_CB_PAD * 8];
+        _Alignas(32) float db[BW2_CB_MAXO * BW2_CB_MAXO * 8];
+        float acc[BW2_CB_CHUNK * 72];
+        for (int64_t j = 0; j < ph * pw * 8; j++) xb[j] = 0;
+        int64_t k0, k1;
+        pdnn_par_share(nblk, &k0, &k1);
+        for (int64_t b = k0; b < k1; b += BW2_CB_CHUNK) {
+            const int64_t nb = k1 - b < BW2_CB_CHUNK ? k1 - b : BW2_CB_CHUNK;
+            for (int64_t j = 0; j < nb * 72; j++) acc[j] = 0;
+            for (int64_t n = 0; n < p->n; n++)
+                for (int64_t k = b; k < b + nb; k++) {
+                    const int64_t c0 = 8 * k, nc = C - c0 < 8 ? C - c0 : 8;
+                    const float *xs = x + n * G->xs[0] + c0 * G->xs[1];
+                    const float *ds = dy + n * G->ys[0] + c0 * G->ys[1];
+                    for (int64_t i = 0; i < ni && nj > 0; i++)
+                        pdnn_f32_transpose__avx2((size_t)nc, (size_t)nj, xs + i * G->xs[3],
+                                                 (ptrdiff_t)G->xs[1], xb + ((i + p1) * pw + p2) * 8, 8);
+                    if (dflat)
+                        pdnn_f32_transpose__avx2((size_t)nc, (size_t)(m1 * m2), ds,
+                                                 (ptrdiff_t)G->ys[1], db, 8);
+                    else
+                        for (int64_t o = 0; o < m1; o++)
+                            pdnn_f32_transpose__avx2((size_t)nc, (size_t)m2, ds + o * G->ys[3],
+                                                     (ptrdiff_t)G->ys[1], db + o * m2 * 8, 8);
+                    pdnn_f32_dwbw3_cb8__avx2((size_t)s, (size_t)m1, (size_t)m2, xb, (size_t)pw, db,
+                                             acc + (k - b) * 72);
+                }
+            for (int64_t k = b; k < b + nb; k++)
+                for (int64_t c = 8 * k; c < C && c < 8 * k + 8; c++)
+                    pdnn_dw_blend_taps(dw + c * G->ws[0], wo, 9, acc + (k - b) * 72 + (c - 8 * k), 8,
+                                       alpha, beta);
+        }
+    }
+}
+
 bool pdnn_dwbw2_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
                            float *dw, float alpha, float beta, int nthreads)
 {
@@ -55,6 +116,10 @@ bool pdnn_dwbw2_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
     int64_t wo[9];
     for (int64_t r1 = 0; r1 < 3; r1++)
         for (int64_t r2 = 0; r2 < 3; r2++) wo[3 * r1 + r2] = pdnn_dw_tap_off(p, &G, r1, r2);
+    if (m1 <= BW2_CB_MAXO && m2 <= BW2_CB_MAXO) {
+        bw2_cb(p, &G, x, dy, dw, wo, alpha, beta, nthreads);
+        return true;
+    }
     const int nt = pdnn_par_threads(nthreads, C, (double)p->n * C * m1 * m2 * 9, 32768.0);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
