@@ -6,11 +6,14 @@
  *    (unaligned loads); two dy rows share the four x rows they read, each x vector
  *    loaded once for both (18 multiply-adds to 14 loads);
  *  - stride 2: two loads of 8 x columns give the even (tap column 0) and odd (1) columns
- *    of 8 outputs by one shuffle each, two loads 2 columns on the even ones of column
- *    2; the shuffles leave the outputs in the lane order 0 1 4 5 2 3 6 7, and dy is
- *    loaded and put in that order (one permute a dy vector, not one per x vector).
+ *    of 8 outputs by one shuffle each, two loads one column on the odd ones of column 2
+ *    (so a row's last vector reads no column past the last one it uses: more vectors
+ *    unmasked); the shuffles leave the outputs in the lane order 0 1 4 5 2 3 6 7, and dy
+ *    is loaded and put in that order (one permute a dy vector, not one per x vector).
  * Vectors with a lane outside the x row or past m2 (the row's first and last) load under
- * masks: x lanes outside the row or meeting dy lanes past m2 load 0, dy's past m2 too. */
+ * masks: x lanes outside the row or meeting dy lanes past m2 load 0, dy's past m2 too.
+ * (Masking only the loads of such a vector that have such a lane, the others plain by a
+ * branch per load, measured 10-50% slower in a kernel-alone loop: not kept.) */
 #include <immintrin.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -111,18 +114,19 @@ BW_INLINE void bw_row1(bw_acc *A, const float *d, const float *x0, const float *
 
 /* The masks of the vector of outputs j .. j + 7 (x from column b = 2 j - p2): m[0], m[1]
  * the loads of columns b .. b + 7, b + 8 .. b + 15 (element k: output j + k / 2, resp.
- * j + 4 + k / 2); m[2], m[3] of b + 2 .., b + 10 .. (even elements only); m[4] dy. */
+ * j + 4 + k / 2); m[2], m[3] of b + 1 .., b + 9 .. (odd elements only: columns b + 2,
+ * b + 4, ..); m[4] dy. */
 static void bw_masks2(int j, int p2, int W, int m2, __m256i *m)
 {
     const __m256i k = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i half = _mm256_srli_epi32(k, 1), even = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+    const __m256i half = _mm256_srli_epi32(k, 1), odd = _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1);
     const __m256i col = _mm256_add_epi32(k, _mm256_set1_epi32(2 * j - p2));
     const __m256i o0 = bw_in(_mm256_add_epi32(half, _mm256_set1_epi32(j)), 0, m2);
     const __m256i o1 = bw_in(_mm256_add_epi32(half, _mm256_set1_epi32(j + 4)), 0, m2);
     m[0] = _mm256_and_si256(o0, bw_in(col, 0, W));
     m[1] = _mm256_and_si256(o1, bw_in(_mm256_add_epi32(col, _mm256_set1_epi32(8)), 0, W));
-    m[2] = _mm256_and_si256(_mm256_and_si256(o0, even), bw_in(_mm256_add_epi32(col, _mm256_set1_epi32(2)), 0, W));
-    m[3] = _mm256_and_si256(_mm256_and_si256(o1, even), bw_in(_mm256_add_epi32(col, _mm256_set1_epi32(10)), 0, W));
+    m[2] = _mm256_and_si256(_mm256_and_si256(odd, o0), bw_in(_mm256_add_epi32(col, _mm256_set1_epi32(1)), 0, W));
+    m[3] = _mm256_and_si256(_mm256_and_si256(odd, o1), bw_in(_mm256_add_epi32(col, _mm256_set1_epi32(9)), 0, W));
     m[4] = bw_in(_mm256_add_epi32(k, _mm256_set1_epi32(j)), 0, m2);
 }
 
@@ -131,10 +135,10 @@ static void bw_masks2(int j, int p2, int W, int m2, __m256i *m)
 #define BW_ROW2(t0, t1, t2, p)                                                                      \
     do {                                                                                   \
         const __m256 u = BW_LD((p), m[0]), w = BW_LD((p) + 8, m[1]);                        \
-        const __m256 u2 = BW_LD((p) + 2, m[2]), w2 = BW_LD((p) + 10, m[3]);                 \
+        const __m256 u2 = BW_LD((p) + 1, m[2]), w2 = BW_LD((p) + 9, m[3]);                   \
         BW_FMA(t0, a, _mm256_shuffle_ps(u, w, _MM_SHUFFLE(2, 0, 2, 0)));                 \
         BW_FMA(t1, a, _mm256_shuffle_ps(u, w, _MM_SHUFFLE(3, 1, 3, 1)));                 \
-        BW_FMA(t2, a, _mm256_shuffle_ps(u2, w2, _MM_SHUFFLE(2, 0, 2, 0)));               \
+        BW_FMA(t2, a, _mm256_shuffle_ps(u2, w2, _MM_SHUFFLE(3, 1, 3, 1)));               \
     } while (0)
 
 /* One vector of one dy row at stride 2: x rows x0-x2 from the vector's column b. */
@@ -166,8 +170,8 @@ void pdnn_f32_dwbw3_plane__avx2(size_t s, size_t nimg, const float *x, ptrdiff_t
     A->a8 = _mm256_loadu_ps(acc + 64);
     const size_t nvec = (m2 + 7) / 8;
     /* vectors [va, vb) load without masks: every lane's x columns inside the row (the
-     * last one read: 8 j + 9 - p2 at stride 1, 16 j + 17 - p2 at stride 2), j + 8 <= m2 */
-    const size_t va = (p2 + 8 * s - 1) / (8 * s), reach = s == 1 ? 9 : 17;
+     * last one read: 8 j + 9 - p2 at stride 1, 16 j + 16 - p2 at stride 2), j + 8 <= m2 */
+    const size_t va = (p2 + 8 * s - 1) / (8 * s), reach = s == 1 ? 9 : 16;
     size_t vb = m2 / 8;
     while (vb > 0 && 8 * s * (vb - 1) + reach >= W + p2) vb--;
     if (vb < va) vb = va;
