@@ -15,8 +15,8 @@
  * reaches a tap whose pairings with it are all padding).
  *
  * Sums: each lane is one chain of fused multiply-adds in the order images n, then pairs
- * of dy rows (o1, o1 + 1) from o1 = 0 (stride 1; an odd last row alone; stride 2: one row
- * at a time), then vectors v, then the pair's first row before its second; the caller
+ * of dy rows (o1, o1 + 1) from o1 = 0 (an odd last row alone), then vectors v, then the
+ * pair's first row before its second; the caller
  * continues the chains over calls (images in order) and sums the lanes in a fixed order.
  * So the result depends on the problem only, never on the thread count or the run;
  * exact on small integers. Offsets and strides in floats, may be negative. */
