@@ -17,7 +17,7 @@ AI __m256i lanes(size_t n)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-AI void tile(const int NV, const int NT, size_t mr, size_t ng, size_t nt, const float *const *src,
+AI void tile(const int NV, const int NT, const bool FULL, size_t mr, size_t ng, size_t nt, const float *const *src,
              ptrdiff_t sgs, const ptrdiff_t *toff, const float *w, ptrdiff_t wrs, ptrdiff_t wgs,
              const ptrdiff_t *woff, float *const *dst, ptrdiff_t drs, const size_t *nval,
              float alpha, float beta)
@@ -28,7 +28,8 @@ AI void tile(const int NV, const int NT, size_t mr, size_t ng, size_t nt, const 
 #pragma GCC unroll 3
         for (int v = 0; v < NV; v++) acc[i][v] = _mm256_setzero_ps();
     /* rows past mr read row 0 (their sums are never stored) */
-    const ptrdiff_t r1 = mr > 1 ? wrs : 0, r2 = mr > 2 ? 2 * wrs : 0, r3 = mr > 3 ? 3 * wrs : 0;
+    const ptrdiff_t r1 = FULL || mr > 1 ? wrs : 0, r2 = FULL || mr > 2 ? 2 * wrs : 0;
+    const ptrdiff_t r3 = FULL || mr > 3 ? 3 * wrs : 0;
     const float *s0 = src[0], *s1 = NV > 1 ? src[1] : src[0], *s2 = NV > 2 ? src[2] : src[0];
     for (size_t g = 0; g < ng; g++) {
         const float *wg = w + (ptrdiff_t)g * wgs;
@@ -60,7 +61,7 @@ AI void tile(const int NV, const int NT, size_t mr, size_t ng, size_t nt, const 
         const bool full = nval[v] >= L;
 #pragma GCC unroll 4
         for (int i = 0; i < MR; i++) {
-            if ((size_t)i >= mr) break;
+            if (!FULL && (size_t)i >= mr) break;
             float *d = dst[v] + (ptrdiff_t)i * drs;
             __m256 e = alpha == 1.0f ? acc[i][v] : _mm256_mul_ps(va, acc[i][v]);
             if (full) {
@@ -75,31 +76,43 @@ AI void tile(const int NV, const int NT, size_t mr, size_t ng, size_t nt, const 
     }
 }
 
-/* The vectors 3 at a time, then the last 1 or 2 (or 2 + 2), with tap count NT (0: nt). */
-AI void run(const int NT, size_t mr, size_t n, size_t ng, size_t nt, const float *const *src,
-            ptrdiff_t sgs, const ptrdiff_t *toff, const float *w, ptrdiff_t wrs, ptrdiff_t wgs,
-            const ptrdiff_t *woff, float *const *dst, ptrdiff_t drs, const size_t *nval,
-            float alpha, float beta)
+/* The vectors 3 at a time, then the last 1 or 2 (or 2 + 2), with tap count NT (0: nt);
+ * FULL: all 4 rows (no row checks in the stores). */
+AI void run(const int NT, const bool FULL, size_t mr, size_t n, size_t ng, size_t nt,
+            const float *const *src, ptrdiff_t sgs, const ptrdiff_t *toff, const float *w,
+            ptrdiff_t wrs, ptrdiff_t wgs, const ptrdiff_t *woff, float *const *dst,
+            ptrdiff_t drs, const size_t *nval, float alpha, float beta)
 {
     /* 3 k + 1 vectors as 3 (k - 1) + 2 + 2: a lone vector's 4 chains leave half the
      * multiply-add issue idle (latency 4, two pipes) */
     const size_t n3 = n % 3 == 1 && n >= 4 ? n - 4 : n;
     size_t v = 0;
     for (; v + 3 <= n3; v += 3)
-        tile(3, NT, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs, nval + v,
-             alpha, beta);
+        tile(3, NT, FULL, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs,
+             nval + v, alpha, beta);
     if (n3 != n) {
-        tile(2, NT, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs, nval + v,
-             alpha, beta);
+        tile(2, NT, FULL, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs,
+             nval + v, alpha, beta);
         v += 2;
     }
     if (n - v == 2)
-        tile(2, NT, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs, nval + v,
-             alpha, beta);
+        tile(2, NT, FULL, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs,
+             nval + v, alpha, beta);
     if (n - v == 1)
-        tile(1, NT, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs, nval + v,
-             alpha, beta);
+        tile(1, NT, FULL, mr, ng, nt, src + v, sgs, toff, w, wrs, wgs, woff, dst + v, drs,
+             nval + v, alpha, beta);
 }
+
+/* run with the tap count NT, all rows or fewer. */
+#define RUN(NT)                                                                            \
+    do {                                                                                   \
+        if (mr == MR)                                                                      \
+            run(NT, true, mr, n, ng, nt, src, sgs, toff, w, wrs, wgs, woff, dst, drs, nval, \
+                alpha, beta);                                                              \
+        else                                                                               \
+            run(NT, false, mr, n, ng, nt, src, sgs, toff, w, wrs, wgs, woff, dst, drs,     \
+                nval, alpha, beta);                                                        \
+    } while (0)
 
 void pdnn_f32_pplane_4x24__avx2(size_t mr, size_t n, size_t ng, size_t nt,
                                 const float *const *src, ptrdiff_t sgs, const ptrdiff_t *toff,
@@ -112,9 +125,9 @@ void pdnn_f32_pplane_4x24__avx2(size_t mr, size_t n, size_t ng, size_t nt,
     /* the stride-2 phases of a 3 x 3 filter sum 1, 2 or 4 taps a group: unrolled, so
      * that the group loop is not mostly overhead */
     switch (nt) {
-    case 1: run(1, mr, n, ng, nt, src, sgs, toff, w, wrs, wgs, woff, dst, drs, nval, alpha, beta); break;
-    case 2: run(2, mr, n, ng, nt, src, sgs, toff, w, wrs, wgs, woff, dst, drs, nval, alpha, beta); break;
-    case 4: run(4, mr, n, ng, nt, src, sgs, toff, w, wrs, wgs, woff, dst, drs, nval, alpha, beta); break;
-    default: run(0, mr, n, ng, nt, src, sgs, toff, w, wrs, wgs, woff, dst, drs, nval, alpha, beta); break;
+    case 1: RUN(1); break;
+    case 2: RUN(2); break;
+    case 4: RUN(4); break;
+    default: RUN(0); break;
     }
 }

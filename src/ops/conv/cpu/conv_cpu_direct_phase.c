@@ -456,8 +456,13 @@ static pdnnStatus_t phase_exec(const void *prob, const void *args, const pdnn_ct
                     const float *sv[BAND];
                     float *dv[BAND];
                     size_t nval[BAND];
-                    for (int64_t v = 0; v < nv; v++) {
-                        const int64_t i = (v0 + v) / qv[ph], j0 = (v0 + v) % qv[ph] * LANES;
+                    /* vector v0 + v at phase row i, column j0 (stepped: no divisions) */
+                    int64_t i = v0 / qv[ph], j0 = v0 % qv[ph] * LANES;
+                    for (int64_t v = 0; v < nv; v++, j0 += LANES) {
+                        if (j0 >= qv[ph] * LANES) {
+                            j0 = 0;
+                            i++;
+                        }
                         sv[v] = sp + ni * f.srcimg + k0 * f.sgs + (i + f.pt) * f.lp + j0 + f.pl;
                         if (f.direct) {
                             dv[v] = out + (n0 + ni) * os[0] + c0 * os[1] + i * os[3] + j0;
