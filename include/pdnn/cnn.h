@@ -372,8 +372,10 @@ typedef enum {
      *  stride up to 4, any dilation and padding, at most 64 taps a channel, y with a
      *  unit column stride: x copied into its stride phases with its padding, the filter
      *  read in place; the padding adds w * 0 as im2col's zeros do; workspace: the copy
-     *  of a few images and, above 16 input channels, a scratch of y's sums); depthwise (one input channel per group, any multiplier; workspace: the
-     *  transposed filter for channels-last), then 1x1 filters without padding before
+     *  of a few images and, above 16 input channels, a scratch of y's sums; ranked
+     *  first for 1-4 input channels); depthwise (one input channel per group, any
+     *  multiplier; workspace: the transposed filter for channels-last), then 1x1
+     *  filters without padding before
      *  (plain GEMMs, no im2col; workspace: the packed filter for channels-last x and y,
      *  else none); every other problem: the reference loops. */
     PDNN_CONVOLUTION_FWD_ALGO_DIRECT = 3,
