@@ -37,8 +37,8 @@
  * across cache lines and pages); a row's last vector stores its valid lanes. With at
  * most PHASE_KC sum groups (input channels; dy channels) and one output phase the sums
  * are written to the output at once (alpha, beta); otherwise they go on in a scratch of
- * the output phases, by chunks of PHASE_KC groups (a chunk's filter rows, a page or more
- * apart, stay in the TLB), and the phases are then written into the output (columns
+ * the output phases, by chunks of PHASE_KC groups (twice as many with several output
+ * phases; a chunk's filter rows, a page or more apart, stay in the TLB), and the phases are then written into the output (columns
  * interleaved at stride 2, rows by phase) with alpha and beta. The padding adds w * 0, as
  * im2col's zeros do in the GEMM paths (an Inf or NaN weight then also reaches border
  * outputs; the reference skips them).
