@@ -56,6 +56,13 @@ AI void st_part(float *p, ptrdiff_t n, __m256 v)
     if (n & 1) _mm_store_ss(p, h);
 }
 
+/* The same with the mask k of ld's lanes_in(a, n) computed by the caller (MASK). */
+AI __m256 ldk(const bool MASK, const float *row, ptrdiff_t a, __m256i k)
+{
+    if (MASK) return _mm256_maskload_ps(at(row, a), k);
+    return _mm256_loadu_ps(row + a);
+}
+
 /* Columns a .. a + 7 of a row of n columns = alpha v (+ beta * old, when !BZ); for TAIL
  * only those inside (a partial store where the vector passes the end). */
 AI void st(const int KIND, const bool BZ, float *row, ptrdiff_t a, ptrdiff_t n, __m256 v,
@@ -84,6 +91,11 @@ AI void s1_blk(const int R, const int KIND, const bool FULL, const bool BZ,
                ptrdiff_t j0, ptrdiff_t W, __m256 va, __m256 vb)
 {
     __m256 acc[4];
+    __m256i mk[3]; /* the column masks, once for the rows */
+#pragma GCC unroll 3
+    for (int c = 0; c < 3; c++)
+        mk[c] = KIND == TAIL || (KIND == LEFT && c == 0) ? lanes_in(j0 + c - 1, W)
+                                                         : _mm256_setzero_si256();
 #pragma GCC unroll 4
     for (int o = 0; o < R; o++) acc[o] = _mm256_setzero_ps();
 #pragma GCC unroll 6
@@ -91,7 +103,7 @@ AI void s1_blk(const int R, const int KIND, const bool FULL, const bool BZ,
         if (!FULL && (q < qlo || q >= qhi)) continue;
 #pragma GCC unroll 3
         for (int c = 0; c < 3; c++) {
-            const __m256 v = ld(KIND == TAIL || (KIND == LEFT && c == 0), xr[q], j0 + c - 1, W);
+            const __m256 v = ldk(KIND == TAIL || (KIND == LEFT && c == 0), xr[q], j0 + c - 1, mk[c]);
 #pragma GCC unroll 4
             for (int o = 0; o < R; o++) {
                 const int r = q - o;
@@ -178,11 +190,14 @@ AI void s2_blk(const int R, const int KIND, const bool FULL, const bool BZ,
     for (int o = 0; o < R; o++) acc[o] = _mm256_setzero_ps();
     const ptrdiff_t a = 2 * q0 - 1;
     const bool M = KIND == TAIL;
+    const __m256i z = _mm256_setzero_si256();
+    const __m256i k0 = M || KIND == LEFT ? lanes_in(a, W) : z, k1 = M ? lanes_in(a + 8, W) : z;
+    const __m256i k2 = M ? lanes_in(a + 2, W) : z, k3 = M ? lanes_in(a + 10, W) : z;
 #pragma GCC unroll 5
     for (int q = 0; q < 2 * R + 1; q++) {
         if (!FULL && (q < qlo || q >= qhi)) continue;
-        const __m256 a0 = ld(M || KIND == LEFT, xr[q], a, W), a1 = ld(M, xr[q], a + 8, W);
-        const __m256 b0 = ld(M, xr[q], a + 2, W), b1 = ld(M, xr[q], a + 10, W);
+        const __m256 a0 = ldk(M || KIND == LEFT, xr[q], a, k0), a1 = ldk(M, xr[q], a + 8, k1);
+        const __m256 b0 = ldk(M, xr[q], a + 2, k2), b1 = ldk(M, xr[q], a + 10, k3);
         __m256 t[3];
         t[0] = _mm256_shuffle_ps(a0, a1, 0x88); /* columns a + 2 l (lane order perm) */
         t[1] = _mm256_shuffle_ps(a0, a1, 0xDD); /* a + 1 + 2 l */
