@@ -5,8 +5,8 @@
  * vector with only its left column outside; interior vectors; last vectors full or partial,
  * partial stores of 1-7 lanes; at stride 2 source rows of odd and even width, a last
  * 16-column pair reaching past the row; backward data's dx columns past the last dy
- * vector), heights 1-13 (groups of 4 (stride 1) and 2 (stride 2) output rows with every
- * remainder, first and last groups with padding rows, one-row planes), the end padding 0
+ * vector), heights 1-17 (groups of 4 (stride 1; 8 on rows of at most 8 columns) and 2
+ * (stride 2) output rows with every remainder, first and last groups with padding rows, one-row planes), the end padding 0
  * on even sizes at stride 2 (the same outputs: taken), flip, KRSC (gathered weights),
  * gapped layouts (rows and planes at other pitches; columns at a stride refused),
  * channel counts and minibatches that cross the thread shares; every direction where the
@@ -38,7 +38,8 @@ static const int cfg[][7] = {
     {6, 18, 2, 3, 1, 1, 1},   {13, 31, 2, 2, 1, 1, 0},  {5, 33, 2, 2, 2, 1, 0},
     {12, 34, 2, 3, 1, 0, 0},  {10, 35, 2, 2, 1, 1, 1},  {4, 49, 2, 1, 2, 1, 0},
     {11, 8, 2, 5, 2, 1, 0},   {28, 28, 2, 2, 1, 1, 0},  {16, 56, 2, 1, 1, 1, 0},
-    {28, 28, 1, 2, 1, 1, 0},  {3, 19, 2, 9, 5, 1, 0}};
+    {28, 28, 1, 2, 1, 1, 0},  {3, 19, 2, 9, 5, 1, 0},  {13, 5, 1, 3, 2, 1, 0},
+    {17, 8, 1, 2, 1, 1, 0},   {16, 6, 1, 2, 1, 1, 0},   {9, 4, 1, 3, 2, 1, 1}};
 
 static tu_conv_shape cfg_shape(int i)
 {

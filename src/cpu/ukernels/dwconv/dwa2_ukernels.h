@@ -20,8 +20,9 @@
 
 /* Stride 1, "same" size: for i < H, j < W:
  * y[i yrs + j] = alpha * sum_{r, c < 3} w9[3 r + c] * x[(i + r - 1) xrs + j + c - 1]
- * (+ beta * y[i yrs + j]). Output rows four at a time, each source vector loaded once
- * for the up to three output rows that read it. */
+ * (+ beta * y[i yrs + j]). Output rows four at a time (eight on rows of at most 8
+ * columns), each source vector loaded once for the up to three output rows that read
+ * it. */
 void pdnn_f32_dwa2_s1__avx2(size_t H, size_t W, const float *x, ptrdiff_t xrs,
                             const float *w9, float *y, ptrdiff_t yrs, float alpha, float beta);
 

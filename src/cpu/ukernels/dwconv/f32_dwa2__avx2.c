@@ -90,28 +90,28 @@ AI void s1_blk(const int R, const int KIND, const bool FULL, const bool BZ,
                const float *const *xr, int qlo, int qhi, const __m256 *wv, float *const *yr,
                ptrdiff_t j0, ptrdiff_t W, __m256 va, __m256 vb)
 {
-    __m256 acc[4];
+    __m256 acc[8];
     __m256i mk[3]; /* the column masks, once for the rows */
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++)
         mk[c] = KIND == TAIL || (KIND == LEFT && c == 0) ? lanes_in(j0 + c - 1, W)
                                                          : _mm256_setzero_si256();
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int o = 0; o < R; o++) acc[o] = _mm256_setzero_ps();
-#pragma GCC unroll 6
+#pragma GCC unroll 10
     for (int q = 0; q < R + 2; q++) {
         if (!FULL && (q < qlo || q >= qhi)) continue;
 #pragma GCC unroll 3
         for (int c = 0; c < 3; c++) {
             const __m256 v = ldk(KIND == TAIL || (KIND == LEFT && c == 0), xr[q], j0 + c - 1, mk[c]);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
             for (int o = 0; o < R; o++) {
                 const int r = q - o;
                 if (r >= 0 && r < 3) acc[o] = _mm256_fmadd_ps(wv[3 * r + c], v, acc[o]);
             }
         }
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int o = 0; o < R; o++) st(KIND, BZ, yr[o], j0, W, acc[o], va, vb);
 }
 
@@ -156,13 +156,48 @@ AI void s1_plane(const bool BZ, ptrdiff_t h, ptrdiff_t w, const float *x, ptrdif
     }
 }
 
+/* Rows of at most 8 columns (one vector): groups of up to 8 output rows, more
+ * independent sums in flight on small planes. */
+AI void s1_narrow(const bool BZ, ptrdiff_t h, ptrdiff_t w, const float *x, ptrdiff_t xrs,
+                  const __m256 *wv, float *y, ptrdiff_t yrs, __m256 va, __m256 vb)
+{
+    for (ptrdiff_t i0 = 0; i0 < h; i0 += 8) {
+        const int R = h - i0 < 8 ? (int)(h - i0) : 8;
+        const float *xr[10];
+        float *yr[8];
+        int qlo = 10, qhi = 0;
+        for (int q = 0; q < R + 2; q++) {
+            const ptrdiff_t i = i0 + q - 1;
+            const bool in = i >= 0 && i < h;
+            xr[q] = in ? x + i * xrs : x;
+            if (in && q < qlo) qlo = q;
+            if (in) qhi = q + 1;
+        }
+        for (int o = 0; o < R; o++) yr[o] = y + (i0 + o) * yrs;
+        switch (R) {
+        case 8: s1_blk(8, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        case 7: s1_blk(7, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        case 6: s1_blk(6, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        case 5: s1_blk(5, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        case 4: s1_blk(4, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        case 3: s1_blk(3, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        case 2: s1_blk(2, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        default: s1_blk(1, TAIL, false, BZ, xr, qlo, qhi, wv, yr, 0, w, va, vb); break;
+        }
+    }
+}
+
 void pdnn_f32_dwa2_s1__avx2(size_t H, size_t W, const float *x, ptrdiff_t xrs,
                             const float *w9, float *y, ptrdiff_t yrs, float alpha, float beta)
 {
     __m256 wv[9];
     for (int t = 0; t < 9; t++) wv[t] = _mm256_set1_ps(w9[t]);
     const __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
-    if (beta == 0)
+    if (W <= 8 && beta == 0)
+        s1_narrow(true, (ptrdiff_t)H, (ptrdiff_t)W, x, xrs, wv, y, yrs, va, vb);
+    else if (W <= 8)
+        s1_narrow(false, (ptrdiff_t)H, (ptrdiff_t)W, x, xrs, wv, y, yrs, va, vb);
+    else if (beta == 0)
         s1_plane(true, (ptrdiff_t)H, (ptrdiff_t)W, x, xrs, wv, y, yrs, va, vb);
     else
         s1_plane(false, (ptrdiff_t)H, (ptrdiff_t)W, x, xrs, wv, y, yrs, va, vb);
