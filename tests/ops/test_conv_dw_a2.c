@@ -6,8 +6,9 @@
  * partial stores of 1-7 lanes; at stride 2 source rows of odd and even width, a last
  * 16-column pair reaching past the row; backward data's dx columns past the last dy
  * vector), heights 1-17 (groups of 4 (stride 1; 8 on rows of at most 8 columns) and 2
- * (stride 2) output rows with every remainder, first and last groups with padding rows, one-row planes), the end padding 0
- * on even sizes at stride 2 (the same outputs: taken), flip, KRSC (gathered weights),
+ * (stride 2) output rows with every remainder, first and last groups with padding rows,
+ * one-row planes), the end padding 0 on even sizes at stride 2 (the same outputs: taken),
+ * flip, KRSC (gathered weights),
  * gapped layouts (rows and planes at other pitches; columns at a stride refused),
  * channel counts and minibatches that cross the thread shares; every direction where the
  * documented rules say so (never backward filter), exact on small integers, beta != 0 and
