@@ -367,7 +367,12 @@ typedef enum {
      *  wide, at most 49 taps a channel and 64 over the channels, y planes stored flat:
      *  the first layers of LeNet, VGG and MobileNet; masked flat planes, no im2col;
      *  workspace: the packed filter, the padding masks and at stride 2 the stride
-     *  phases of a few images; without it the next path runs), depthwise (one input channel per group, any multiplier; workspace: the
+     *  phases of a few images; without it the next path runs); zero-padded stride-phase
+     *  planes (FLOAT at the AVX2 level exactly, one group, no 1x1 filter, 1-d or 2-d,
+     *  stride up to 4, any dilation and padding, at most 64 taps a channel, y with a
+     *  unit column stride: x copied into its stride phases with its padding, the filter
+     *  read in place; the padding adds w * 0 as im2col's zeros do; workspace: the copy
+     *  of a few images and, above 16 input channels, a scratch of y's sums); depthwise (one input channel per group, any multiplier; workspace: the
      *  transposed filter for channels-last), then 1x1 filters without padding before
      *  (plain GEMMs, no im2col; workspace: the packed filter for channels-last x and y,
      *  else none); every other problem: the reference loops. */
@@ -415,8 +420,13 @@ typedef enum {
 } pdnnConvolutionBwdFilterAlgo_t;
 
 typedef enum {
-    /** Depthwise and 1x1 paths as forward DIRECT (1x1 workspace: the packed filter),
-     *  every other problem the reference. */
+    /** Depthwise and 1x1 paths as forward DIRECT (1x1 workspace: the packed filter);
+     *  FLOAT at the AVX2 level exactly, by stride phases of dx (one group, no 1x1 filter,
+     *  1-d or 2-d, stride 1 or 2, any dilation and padding, at most 64 taps a channel, dx
+     *  with a unit column stride): dy copied with its padding, each phase of dx a
+     *  correlation of dy with the taps that reach it, the filter read in place;
+     *  workspace: the padded dy of a few images and a scratch of dx's phases); every other
+     *  problem the reference. */
     PDNN_CONVOLUTION_BWD_DATA_ALGO_0 = 0,
     PDNN_CONVOLUTION_BWD_DATA_ALGO_1 = 1,
     PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT = 2,

@@ -17,8 +17,8 @@
  * The constants are rough (within ~2x of the measured times of the bench/shapes sets);
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
- * (cpu:direct_fewc, and cpu:direct_bcast's backward filter) paths ahead of GEMM for
- * their problems. Find (which times every algorithm) overrides the model. */
+ * (cpu:direct_fewc, cpu:direct_phase, and cpu:direct_bcast's backward filter) paths
+ * ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -197,6 +197,15 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
     } else if (direct && strcmp(im->name, "cpu:direct_fewc") == 0) {
         /* few input channels on flat planes: nothing packed, 8-row tiles */
         compute = s.flops / (peak * 0.85 * fill(s.kg, 8));
+    } else if (direct && strcmp(im->name, "cpu:direct_phase") == 0) {
+        /* AVX2, zero-padded planes: 4-row x 3-vector tiles over the output (phase) rows,
+         * about as wide as y's (their last vectors partly empty), the filter read in
+         * place; forward: every tap one loop step (25-27 taps for the stems: the tile's
+         * stores weigh), with more than 4 input channels behind GEMM (ResNet-50's
+         * stride-2 3 x 3 layers at minibatch 1: 1-1.5x GEMM's time); backward data at
+         * stride 2: each phase sums a part of the taps, a few a loop step */
+        const double e = fwd ? (s.cg <= 4 ? 0.75 : 0.4) : s.nphase > 1 ? 0.55 : 0.7;
+        compute = s.flops / (peak * e * fill(fwd ? s.kg : s.cg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's
@@ -220,6 +229,13 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         /* the implicit forms gather their columns through tables or bounds checks */
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) compute *= 1.3;
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) compute *= 1.1;
+        /* backward data's forward form with few columns (at most 16 panels of 16 at
+         * AVX2) reads the filter transposed in place, its rows across cache lines and
+         * pages: ResNet-50's res5b_branch2b at minibatch 1, 14-15 ms against 6.5 for
+         * cpu:direct_phase (1 thread) */
+        if (bwdd && a == PDNN_CONVOLUTION_BWD_DATA_ALGO_1 && s.cg >= 4 &&
+            pdnn_cpu_isa() == PDNN_ISA_AVX2 && s.n * s.nin / s.nphase <= 256)
+            compute *= 2.0;
         /* a direct path outside its shapes (one input channel with many outputs per
          * group): vector loops without register blocking */
         if (direct && !s.one_by_one) compute *= 2.0;

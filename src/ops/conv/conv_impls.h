@@ -19,6 +19,7 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_gemm;            /* "cpu:gemm", GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;      /* "cpu:direct_1x1", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;       /* "cpu:direct_dw", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc;     /* "cpu:direct_fewc", DIRECT */
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_phase;    /* "cpu:direct_phase", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_gemm;   /* "cpu:implicit_gemm", IMPLICIT_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_precomp_gemm; /* IMPLICIT_PRECOMP_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino;            /* "cpu:winograd_f4x3", WINOGRAD */
@@ -31,6 +32,7 @@ extern const pdnn_impl pdnn_conv_bwd_data_ref_direct;     /* "ref:direct", ALGO_
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_gemm;       /* "cpu:gemm", ALGO_1 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1; /* "cpu:direct_1x1", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;  /* "cpu:direct_dw", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_phase; /* "cpu:direct_phase", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino;       /* "cpu:winograd_f4x3", WINOGRAD */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino5;      /* "cpu:winograd_f4x5", WINOGRAD */
@@ -52,6 +54,7 @@ static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
     &pdnn_conv_fwd_cpu_wino5,
     &pdnn_conv_fwd_cpu_wino5_nonfused,
     &pdnn_conv_fwd_cpu_direct_fewc,
+    &pdnn_conv_fwd_cpu_direct_phase, /* before the depthwise path: one-channel stems */
     &pdnn_conv_fwd_cpu_direct_dw,
     &pdnn_conv_fwd_cpu_direct_1x1,
     &pdnn_conv_fwd_cpu_implicit_gemm,
@@ -68,6 +71,7 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
     &pdnn_conv_bwd_data_cpu_wino5_nonfused,
     &pdnn_conv_bwd_data_cpu_direct_dw,
     &pdnn_conv_bwd_data_cpu_direct_1x1,
+    &pdnn_conv_bwd_data_cpu_direct_phase,
     &pdnn_conv_bwd_data_ref_direct,
     NULL,
 };

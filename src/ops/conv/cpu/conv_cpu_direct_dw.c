@@ -10,6 +10,10 @@
  *  - channels-last (x and y with unit channel stride): one output (input, for backward
  *    data) pixel at a time, vectors over the channels; the filter is transposed once
  *    into the workspace (taps x K) so its rows run along the channels too;
+ *  - otherwise, backward filter, FLOAT at AVX2 (not AVX-512), multiplier 1, 2-d, 3 x 3
+ *    filters at unit dilation, stride 1 x 1 or 2 x 2, output rows of at most 512
+ *    columns: nine tap accumulators in registers over the planes read in place, planes
+ *    of up to 16 x 16 outputs in channel blocks of 8 (conv_cpu_direct_dw_bw2.c);
  *  - otherwise, forward and backward filter, FLOAT at AVX-512, multiplier 1, 2-d, stride
  *    2 x 2, unit dilation, 3 x 3 filters, output rows of at most 15 columns (16 to 32 up
  *    to 3136 output pixels a channel; at most 64 rows): each x row (of two planes at up to 7 columns) loaded once and split by three
@@ -67,6 +71,7 @@
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_a2.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_bw2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_row.h"
@@ -247,11 +252,13 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
                 }
 }
 
-/* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve). */
-static const pdnn_dw_path *const fast_paths[] = {&pdnn_dws2f_path, &pdnn_dws2p_path,
-                                                 &pdnn_dws2_path,  &pdnn_dwrow_path,
-                                                 &pdnn_dwmf_path,  &pdnn_dwa2_path,
-                                                 &pdnn_dwcb_path};
+/* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve;
+ * dwbw2: the backward filter at AVX2 only, dwa2: forward and backward data at AVX2 only,
+ * so AVX-512 keeps the order of the others). */
+static const pdnn_dw_path *const fast_paths[] = {&pdnn_dwbw2_path, &pdnn_dws2f_path,
+                                                 &pdnn_dws2p_path, &pdnn_dws2_path,
+                                                 &pdnn_dwrow_path, &pdnn_dwmf_path,
+                                                 &pdnn_dwa2_path,  &pdnn_dwcb_path};
 
 /* Whether one of them ran p->dir. */
 static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)
