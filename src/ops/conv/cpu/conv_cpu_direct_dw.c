@@ -35,6 +35,11 @@
  *    planes, every tap one masked load of the plane in place and one multiply-add per 16
  *    outputs, no copies (conv_cpu_direct_dw_flat.c; except where the next path measures
  *    faster, there listed);
+ *  - otherwise, forward and backward data, FLOAT at AVX2 (not AVX-512), multiplier 1, 2-d,
+ *    3 x 3 filters at unit dilation, padding 1, stride 1 ("same" size) or 2: every plane
+ *    read and written in place by 8-lane row kernels, each x row vector loaded once for
+ *    the output rows that read it, stride 2 by even / odd column shuffles, backward data
+ *    at stride 2 by dx row and column parity (conv_cpu_direct_dw_a2.c);
  *  - otherwise, FLOAT at multiplier 1 with planes of at most 32 x 32 outputs (1-d and 2-d,
  *    unit strides along the rows, the block's buffers within 128 KiB): blocks of 16
  *    channels packed channels-minor, one 16-lane multiply-add per tap and pixel
@@ -65,6 +70,7 @@
 #include "core/par.h"
 #include "core/registry.h"
 #include "cpu/ukernels/dwconv/dwconv_ukernels.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_a2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_bw2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_cb.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_flat.h"
@@ -247,11 +253,12 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
 }
 
 /* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve;
- * dwbw2: the backward filter at AVX2 only, so AVX-512 keeps the order that follows). */
+ * dwbw2: the backward filter at AVX2 only, dwa2: forward and backward data at AVX2 only,
+ * so AVX-512 keeps the order of the others). */
 static const pdnn_dw_path *const fast_paths[] = {&pdnn_dwbw2_path, &pdnn_dws2f_path,
                                                  &pdnn_dws2p_path, &pdnn_dws2_path,
                                                  &pdnn_dwrow_path, &pdnn_dwmf_path,
-                                                 &pdnn_dwcb_path};
+                                                 &pdnn_dwa2_path,  &pdnn_dwcb_path};
 
 /* Whether one of them ran p->dir. */
 static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)
