@@ -5,7 +5,7 @@
  * unwritten; B's rows end exactly at nr in the last row (no read past it under ASan);
  * the prefetch pointer changes nothing. On random data each kernel gives the bits of
  * the packed micro-kernel of its ISA (gemm_ukernels.h). A kernel's copying form (6 x 64
- * AVX-512) gives the bits of the kernel and writes exactly B's kc x nr cells to its
+ * AVX-512, 6 x 16 AVX2) gives the bits of the kernel and writes exactly B's kc x nr cells to its
  * panel (rows NR apart; the other cells and the row past kc stay unwritten). Each kernel this CPU runs is
  * tested, and the selection follows PDNN_MAX_CPU_ISA. */
 #define _POSIX_C_SOURCE 200809L
@@ -31,7 +31,7 @@ static const kern kerns[] = {
     {"6x8__scalar", PDNN_ISA_SCALAR, 6, 8, pdnn_f32_gemm_ldb_ukernel_6x8__scalar,
      pdnn_f32_gemm_ukernel_6x8__scalar, NULL},
     {"6x16__avx2_fma", PDNN_ISA_AVX2, 6, 16, pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma,
-     pdnn_f32_gemm_ukernel_6x16__avx2_fma, NULL},
+     pdnn_f32_gemm_ukernel_6x16__avx2_fma, pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma},
     {"6x64__avx512", PDNN_ISA_AVX512, 6, 64, pdnn_f32_gemm_ldb_ukernel_6x64__avx512,
      pdnn_f32_gemm_ukernel_6x64__avx512, pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512},
 };
