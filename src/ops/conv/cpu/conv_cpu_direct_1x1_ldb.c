@@ -409,6 +409,8 @@ static void ldb_task(const ldb_run *r, int64_t t)
     const pdnn_gemv_ukernel *gv = ntail ? pdnn_gemv_ukernel_select_f32() : NULL;
     _Alignas(64) float xt[LDB_TAIL_MAX * LDB_KC];
     _Alignas(64) float bp[LDB_PACK_FLOATS];
+    /* AVX2's 6 x 16 tiles of a row panel in one strip call where B is read in place */
+    const bool strip = r->uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma && !r->bpack;
     for (int64_t ib = P.i0; ib < P.i1; ib += r->rsub) { /* C's rows stay in L2 */
         const int64_t ie = min64(P.i1, ib + r->rsub);
         const int64_t calls = cdiv(ie - ib, mr) * cdiv(P.p1 - P.p0, nr);
@@ -431,6 +433,8 @@ static void ldb_task(const ldb_run *r, int64_t t)
             }
             /* cpp calls a panel of it, rpc rows each */
             const int64_t cpp = npn > 0 ? max64(1, calls / npn) : 1, rpc = cdiv(nk, cpp);
+            /* strip calls: rps rows of every panel each */
+            const int64_t rps = cdiv(nk, cdiv(ie - ib, mr));
             int64_t call = 0;
             for (int64_t j = 0; j < ntail; j++) /* the tail pixels' columns of B */
                 for (int64_t kk = 0; kk < kc; kk++) xt[j * kc + kk] = bg[(pc + kk) * r->ldb + pend + j];
@@ -440,7 +444,16 @@ static void ldb_task(const ldb_run *r, int64_t t)
                 /* with bpack, the first row panel reads B in place and copies it to bp
                  * (panel after panel, kc rows of nr), the others read the copy */
                 const bool cp = r->bpack && i == ib, inb = !r->bpack || cp;
-                for (int64_t q = P.p0; q < pend; q += nr, call++) {
+                if (strip) { /* the row panel's tiles in one call, each with its rows of
+                              * the next block's panel */
+                    const int64_t r0 = ((i - ib) / mr) * rps;
+                    const bool pf = nb && r0 < nk;
+                    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)min64(mr, ie - i), (size_t)(pend - P.p0), (size_t)kc, a,
+                                                      r->a_rs, r->a_cs, bg + pc * r->ldb + P.p0, r->ldb, c + P.p0,
+                                                      r->rs_c, r->alpha, beff, pf ? nb + r0 * r->ldb : NULL,
+                                                      pf ? (size_t)min64(rps, nk - r0) : 0);
+                }
+                for (int64_t q = P.p0; !strip && q < pend; q += nr, call++) {
                     const float *b = inb ? bg + pc * r->ldb + q : bp + (q - P.p0) * kc;
                     const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
                     const bool pf = nb && pan < npn && r0 < nk;
