@@ -395,7 +395,10 @@ static ldb_place ldb_at(const ldb_run *r, int64_t t)
  * prefetch of the next block of B (this task's next channel block, else the next
  * task's first), a few rows each, so that it streams in while the block is computed.
  * With bpack, the block is copied into contiguous panels (bp) by its first row panel's
- * calls, which read it in place, and read from there by the others. */
+ * calls, which read it in place, and read from there by the others. On AVX2 with B read
+ * in place, a row panel's tiles are one call of the strip kernel (conv1x1_ukernels.h:
+ * the same tiles and bits, without a call per 6 x 16 tile), each row panel prefetching
+ * its share of the next block's rows across every panel. */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
