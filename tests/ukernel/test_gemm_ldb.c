@@ -126,25 +126,31 @@ static void run(const kern *K, int mr, int nr, int kc, int amode, float alpha, f
 }
 
 /* AVX2's strip kernel (conv1x1_ukernels.h): n columns (whole tiles, a partial last one,
- * none) give the bits of the 6 x 16 ldb kernel called tile by tile, with the same
- * prefetch arguments; the cells past n and the row gaps stay unwritten. */
+ * none) of B in place or in contiguous panels give the bits of the 6 x 16 ldb kernel
+ * called tile by tile, with the same prefetch arguments; the cells past n and the row
+ * gaps stay unwritten. */
 static void run_strip(int mr, int n, int kc, int amode, float alpha, float beta)
 {
     const int ldb = n + 5, ldc = n + 3;
     float *a = malloc(sizeof(float) * (size_t)(6 * (kc + 1) + 1));
-    float *b = malloc(sizeof(float) * (size_t)((kc + 1) * ldb + 1));
+    float *b = malloc(sizeof(float) * (size_t)((kc + 1) * (ldb + 16) + 1));
     float *c1 = malloc(sizeof(float) * (size_t)(7 * ldc)), *c2 = malloc(sizeof(float) * (size_t)(7 * ldc));
     for (int i = 0; i < 6 * (kc + 1) + 1; i++) a[i] = (float)tu_int(-3, 3) * 0.37f;
-    for (int i = 0; i < (kc + 1) * ldb + 1; i++) b[i] = (float)tu_int(-3, 3) * 1.13f;
+    for (int i = 0; i < (kc + 1) * (ldb + 16) + 1; i++) b[i] = (float)tu_int(-3, 3) * 1.13f;
     for (int i = 0; i < 7 * ldc; i++) c1[i] = c2[i] = (float)tu_int(-3, 3) - 0.5f;
     /* A rows (rs kc, cs 1) or packed panels (rs 1, cs 6) */
     const ptrdiff_t rs_a = amode ? 1 : kc, cs_a = amode ? 6 : 1;
     const float *pf = n % 3 == 0 ? b : NULL;
-    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)mr, (size_t)n, (size_t)kc, a, rs_a, cs_a, b, ldb, c1, ldc, alpha,
+    /* B read in place (tiles NR apart), or as contiguous kc x NR panels (ldb NR, tiles
+     * kc NR apart) when n is even */
+    const bool panels = n % 2 == 0;
+    const ptrdiff_t lb = panels ? 16 : ldb, ts = panels ? 16 * kc : 16;
+    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)mr, (size_t)n, (size_t)kc, a, rs_a, cs_a, b, lb, ts, c1, ldc, alpha,
                                       beta, pf, 3);
     for (int j = 0; j < n; j += 16)
         pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma((size_t)mr, (size_t)(n - j < 16 ? n - j : 16), (size_t)kc, a, rs_a,
-                                                 cs_a, b + j, ldb, c2 + j, ldc, alpha, beta, pf ? pf + j : NULL, 3);
+                                                 cs_a, b + (j / 16) * ts, lb, c2 + j, ldc, alpha, beta,
+                                                 pf ? pf + j : NULL, 3);
     TU_CHECK(memcmp(c1, c2, sizeof(float) * (size_t)(7 * ldc)) == 0,
              "strip 6x16 avx2 mr %d n %d kc %d amode %d: C differs from the tile-by-tile kernel", mr, n, kc, amode);
     free(a);

@@ -11,14 +11,16 @@ PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_8x32__avx512);
 
 /* Strip kernels: the MR x NR tiles of one row panel of A (mr <= MR rows) across n
  * columns of B and C, in one call: tile t (columns [t NR, min(n, (t + 1) NR))) is the ldb
- * kernel's call (contract of gemm_ldb_ukernels.h, its arithmetic, so its bits) with b + t
- * NR, c + t NR and, when pf is not NULL, the prefetch of pfn rows at pf + t NR (pf[r *
- * ldb + t NR ..) for r < pfn, spread over the tile's steps). mr or n may be 0 (nothing
- * read or written). */
+ * kernel's call (contract of gemm_ldb_ukernels.h, its arithmetic, so its bits) with
+ * b + t b_ts (b_ts = NR for B's rows read in place, kc NR for contiguous kc x NR panels
+ * with ldb = NR), c + t NR and, when pf is not NULL, the prefetch of pfn rows at
+ * pf + t NR (pf[r * ldb + t NR ..) for r < pfn, spread over the tile's steps, as the ldb
+ * kernel's). mr or n may be 0 (nothing read or written). */
 #define PDNN_F32_LDB_STRIP_UKERNEL(name)                                                     \
     void name(size_t mr, size_t n, size_t kc, const float *restrict a, ptrdiff_t rs_a,        \
-              ptrdiff_t cs_a, const float *restrict b, ptrdiff_t ldb, float *restrict c,      \
-              ptrdiff_t rs_c, float alpha, float beta, const float *pf, size_t pfn)
+              ptrdiff_t cs_a, const float *restrict b, ptrdiff_t ldb, ptrdiff_t b_ts,         \
+              float *restrict c, ptrdiff_t rs_c, float alpha, float beta, const float *pf,    \
+              size_t pfn)
 
 /* 6 x 16 tiles, AVX2 + FMA3 (the body of pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma). */
 PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma);

@@ -26,10 +26,10 @@ PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma)
     if (mr > 6) mr = 6;
     const VMASK mk = VMASK_FIRST(1); /* unused: whole tiles are unmasked */
     size_t j = 0;
-    for (; j + 16 <= n; j += 16)
-        uk_body(2, 0, mk, mr, kc, a, rs_a, cs_a, b + j, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
+    for (; j + 16 <= n; j += 16, b += b_ts)
+        uk_body(2, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
                 pf ? pfn : 0, 0, NULL);
     if (j < n)
-        strip_last(mr, n - j, kc, a, rs_a, cs_a, b + j, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
+        strip_last(mr, n - j, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
                    pf ? pfn : 0);
 }

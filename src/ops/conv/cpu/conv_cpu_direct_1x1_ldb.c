@@ -395,10 +395,11 @@ static ldb_place ldb_at(const ldb_run *r, int64_t t)
  * prefetch of the next block of B (this task's next channel block, else the next
  * task's first), a few rows each, so that it streams in while the block is computed.
  * With bpack, the block is copied into contiguous panels (bp) by its first row panel's
- * calls, which read it in place, and read from there by the others. On AVX2 with B read
- * in place, a row panel's tiles are one call of the strip kernel (conv1x1_ukernels.h:
- * the same tiles and bits, without a call per 6 x 16 tile), each row panel prefetching
- * its share of the next block's rows across every panel. */
+ * calls, which read it in place, and read from there by the others. On AVX2 a row
+ * panel's tiles are one call of the strip kernel (conv1x1_ukernels.h: the same tiles and
+ * bits, without a call per 6 x 16 tile; not the copying row panel's), each row panel
+ * reading B in place prefetching its share of the next block's rows across every panel
+ * (those reading the copy prefetch nothing). */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
@@ -412,8 +413,8 @@ static void ldb_task(const ldb_run *r, int64_t t)
     const pdnn_gemv_ukernel *gv = ntail ? pdnn_gemv_ukernel_select_f32() : NULL;
     _Alignas(64) float xt[LDB_TAIL_MAX * LDB_KC];
     _Alignas(64) float bp[LDB_PACK_FLOATS];
-    /* AVX2's 6 x 16 tiles of a row panel in one strip call where B is read in place */
-    const bool strip = r->uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma && !r->bpack;
+    /* AVX2's 6 x 16 tiles of a row panel in one strip call (but the copying row panel's) */
+    const bool strip = r->uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma;
     for (int64_t ib = P.i0; ib < P.i1; ib += r->rsub) { /* C's rows stay in L2 */
         const int64_t ie = min64(P.i1, ib + r->rsub);
         const int64_t calls = cdiv(ie - ib, mr) * cdiv(P.p1 - P.p0, nr);
@@ -447,16 +448,18 @@ static void ldb_task(const ldb_run *r, int64_t t)
                 /* with bpack, the first row panel reads B in place and copies it to bp
                  * (panel after panel, kc rows of nr), the others read the copy */
                 const bool cp = r->bpack && i == ib, inb = !r->bpack || cp;
-                if (strip) { /* the row panel's tiles in one call, each with its rows of
-                              * the next block's panel */
+                if (strip && !cp) { /* the row panel's tiles in one call: B in place, each
+                                     * tile with its rows of the next block's panel, or
+                                     * the copy's panels (no prefetch) */
                     const int64_t r0 = ((i - ib) / mr) * rps;
-                    const bool pf = nb && r0 < nk;
+                    const bool pf = inb && nb && r0 < nk;
                     pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)min64(mr, ie - i), (size_t)(pend - P.p0), (size_t)kc, a,
-                                                      r->a_rs, r->a_cs, bg + pc * r->ldb + P.p0, r->ldb, c + P.p0,
-                                                      r->rs_c, r->alpha, beff, pf ? nb + r0 * r->ldb : NULL,
+                                                      r->a_rs, r->a_cs, inb ? bg + pc * r->ldb + P.p0 : bp,
+                                                      inb ? r->ldb : nr, inb ? nr : kc * nr, c + P.p0, r->rs_c,
+                                                      r->alpha, beff, pf ? nb + r0 * r->ldb : NULL,
                                                       pf ? (size_t)min64(rps, nk - r0) : 0);
                 }
-                for (int64_t q = P.p0; !strip && q < pend; q += nr, call++) {
+                for (int64_t q = P.p0; (!strip || cp) && q < pend; q += nr, call++) {
                     const float *b = inb ? bg + pc * r->ldb + q : bp + (q - P.p0) * kc;
                     const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
                     const bool pf = nb && pan < npn && r0 < nk;
