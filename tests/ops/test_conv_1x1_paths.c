@@ -339,48 +339,50 @@ static void test_ldb_a_blocked(void)
 }
 
 /* The forward's copied B blocks (rows not 64 bytes apart; AVX-512's copying 6 x 64
- * kernel, the first row panel copies, the others read the copy): 14 x 14 with the GEMV
- * tail and a partial last row panel, panels of 64 + 16 + a 1-pixel tail, 64 + 32 + a
- * 4-pixel tail, a masked last panel (75 = 64 + 11), K blocks (the copy made again per
- * block), C in row blocks (rows past half of L2: the copy made again per row block),
- * pixel blocks split at two threads, groups, stride-2 compact rows (9 x 9), gapped x;
- * and not where the rows are aligned (16 x 16), nor for a single pixel panel (7 x 7),
- * nor for 6 rows or fewer, nor with the 8 x 32 kernel (16 rows), nor in backward
- * data. */
+ * kernel or AVX2's 6 x 16, the first row panel copies, the others read the copy): 14 x 14
+ * with the GEMV tail and a partial last row panel, panels of 64 + 16 + a 1-pixel tail,
+ * 64 + 32 + a 4-pixel tail, a masked last panel (75 = 64 + 11), K blocks (the copy made
+ * again per block), C in row blocks (rows past half of L2: the copy made again per row
+ * block), pixel blocks split at two threads, groups, stride-2 compact rows (9 x 9),
+ * gapped x; and not where the rows are aligned (16 x 16), nor for 6 rows or fewer, nor
+ * in backward data; on AVX-512 not for a single pixel panel (7 x 7) nor with the 8 x 32
+ * kernel (16 rows), which AVX2 (four 16-pixel panels, the 6 x 16 kernel) copies. The
+ * scalar kernel has no copying form. */
 static void test_ldb_copy(void)
 {
     const pdnn_conv_dir fw = PDNN_CONV_FWD, bd = PDNN_CONV_BWD_DATA;
-    const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512;
+    const bool avx512 = pdnn_cpu_isa() >= PDNN_ISA_AVX512, avx2 = pdnn_cpu_isa() == PDNN_ISA_AVX2;
+    const bool copies = avx512 || avx2;
     tu_conv_shape s;
     s = shape(2, 1, 40, 20, 14, 14, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(1, 1, 33, 25, 9, 9, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(2, 1, 21, 25, 10, 10, 1, TU_LAYOUT_PACKED);
     s.krsc = true;
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(1, 1, 19, 9, 5, 15, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(2, 1, 300, 130, 7, 11, 1, TU_LAYOUT_PACKED); /* 77 pixels, K blocks */
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(1, 1, 3, 4100, 5, 15, 1, TU_LAYOUT_PACKED); /* C in row blocks */
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(1, 1, 12, 30, 19, 19, 1, TU_LAYOUT_PACKED); /* 361 pixels, two threads */
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(3, 2, 5, 25, 6, 13, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(2, 1, 17, 23, 17, 17, 2, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(2, 1, 9, 20, 7, 11, 1, TU_LAYOUT_GAPPED);
-    check_path(&s, fw, takes_ldb_copy, avx512);
+    check_path(&s, fw, takes_ldb_copy, copies);
     s = shape(2, 1, 20, 30, 16, 16, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb_copy, false);
     s = shape(2, 1, 20, 30, 7, 7, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, false);
+    check_path(&s, fw, takes_ldb_copy, avx2);
     s = shape(2, 1, 20, 6, 14, 14, 1, TU_LAYOUT_PACKED);
     check_path(&s, fw, takes_ldb_copy, false);
     s = shape(2, 1, 20, 16, 14, 14, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_copy, false);
+    check_path(&s, fw, takes_ldb_copy, avx2);
     s = shape(2, 1, 20, 30, 14, 14, 1, TU_LAYOUT_PACKED);
     check_path(&s, bd, takes_ldb_copy, false);
 }

@@ -5,7 +5,7 @@
  * unwritten; B's rows end exactly at nr in the last row (no read past it under ASan);
  * the prefetch pointer changes nothing. On random data each kernel gives the bits of
  * the packed micro-kernel of its ISA (gemm_ukernels.h). A kernel's copying form (6 x 64
- * AVX-512) gives the bits of the kernel and writes exactly B's kc x nr cells to its
+ * AVX-512, 6 x 16 AVX2) gives the bits of the kernel and writes exactly B's kc x nr cells to its
  * panel (rows NR apart; the other cells and the row past kc stay unwritten). Each kernel this CPU runs is
  * tested, and the selection follows PDNN_MAX_CPU_ISA. */
 #define _POSIX_C_SOURCE 200809L
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu/isa.h"
+#include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
 #include "cpu/ukernels/gemm/gemm_ldb_ukernels.h"
 #include "cpu/ukernels/gemm/gemm_ukernels.h"
 #include "testutil.h"
@@ -31,7 +32,7 @@ static const kern kerns[] = {
     {"6x8__scalar", PDNN_ISA_SCALAR, 6, 8, pdnn_f32_gemm_ldb_ukernel_6x8__scalar,
      pdnn_f32_gemm_ukernel_6x8__scalar, NULL},
     {"6x16__avx2_fma", PDNN_ISA_AVX2, 6, 16, pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma,
-     pdnn_f32_gemm_ukernel_6x16__avx2_fma, NULL},
+     pdnn_f32_gemm_ukernel_6x16__avx2_fma, pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma},
     {"6x64__avx512", PDNN_ISA_AVX512, 6, 64, pdnn_f32_gemm_ldb_ukernel_6x64__avx512,
      pdnn_f32_gemm_ukernel_6x64__avx512, pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512},
 };
@@ -124,6 +125,40 @@ static void run(const kern *K, int mr, int nr, int kc, int amode, float alpha, f
     free(c0);
 }
 
+/* AVX2's strip kernel (conv1x1_ukernels.h): n columns (whole tiles, a partial last one,
+ * none) of B in place or in contiguous panels give the bits of the 6 x 16 ldb kernel
+ * called tile by tile, with the same prefetch arguments; the cells past n and the row
+ * gaps stay unwritten. */
+static void run_strip(int mr, int n, int kc, int amode, float alpha, float beta)
+{
+    const int ldb = n + 5, ldc = n + 3;
+    float *a = malloc(sizeof(float) * (size_t)(6 * (kc + 1) + 1));
+    float *b = malloc(sizeof(float) * (size_t)((kc + 1) * (ldb + 16) + 1));
+    float *c1 = malloc(sizeof(float) * (size_t)(7 * ldc)), *c2 = malloc(sizeof(float) * (size_t)(7 * ldc));
+    for (int i = 0; i < 6 * (kc + 1) + 1; i++) a[i] = (float)tu_int(-3, 3) * 0.37f;
+    for (int i = 0; i < (kc + 1) * (ldb + 16) + 1; i++) b[i] = (float)tu_int(-3, 3) * 1.13f;
+    for (int i = 0; i < 7 * ldc; i++) c1[i] = c2[i] = (float)tu_int(-3, 3) - 0.5f;
+    /* A rows (rs kc, cs 1) or packed panels (rs 1, cs 6) */
+    const ptrdiff_t rs_a = amode ? 1 : kc, cs_a = amode ? 6 : 1;
+    const float *pf = n % 3 == 0 ? b : NULL;
+    /* B read in place (tiles NR apart), or as contiguous kc x NR panels (ldb NR, tiles
+     * kc NR apart) when n is even */
+    const bool panels = n % 2 == 0;
+    const ptrdiff_t lb = panels ? 16 : ldb, ts = panels ? 16 * kc : 16;
+    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)mr, (size_t)n, (size_t)kc, a, rs_a, cs_a, b, lb, ts, c1, ldc, alpha,
+                                      beta, pf, 3);
+    for (int j = 0; j < n; j += 16)
+        pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma((size_t)mr, (size_t)(n - j < 16 ? n - j : 16), (size_t)kc, a, rs_a,
+                                                 cs_a, b + (j / 16) * ts, lb, c2 + j, ldc, alpha, beta,
+                                                 pf ? pf + j : NULL, 3);
+    TU_CHECK(memcmp(c1, c2, sizeof(float) * (size_t)(7 * ldc)) == 0,
+             "strip 6x16 avx2 mr %d n %d kc %d amode %d: C differs from the tile-by-tile kernel", mr, n, kc, amode);
+    free(a);
+    free(b);
+    free(c1);
+    free(c2);
+}
+
 int main(void)
 {
     tu_seed(7);
@@ -147,6 +182,15 @@ int main(void)
                 }
     }
     TU_CHECK(ntested == (int)det + 1, "%d ldb kernels tested for isa %s", ntested, pdnn_isa_name(det));
+    if (det >= PDNN_ISA_AVX2) {
+        static const int ns[] = {0, 1, 15, 16, 17, 32, 40, 48, 63};
+        for (int mr = 0; mr <= 6; mr++)
+            for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+                for (int kc = 0; kc <= 70; kc += 35) {
+                    run_strip(mr, ns[ni], kc, (mr + kc) % 2, 1.0f, 0.0f);
+                    run_strip(mr, ns[ni], kc, (mr + kc + 1) % 2, -0.5f, 1.5f);
+                }
+    }
     /* the selection follows the ISA cap */
     static const char *caps[] = {"scalar", "avx2", "avx512"};
     for (int ci = 0; ci < 3; ci++) {

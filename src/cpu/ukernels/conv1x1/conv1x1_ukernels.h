@@ -9,6 +9,22 @@
 /* The ldb kernel (contract of gemm_ldb_ukernels.h) on an 8 x 32 tile, AVX-512F. */
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_8x32__avx512);
 
+/* Strip kernels: the MR x NR tiles of one row panel of A (mr <= MR rows) across n
+ * columns of B and C, in one call: tile t (columns [t NR, min(n, (t + 1) NR))) is the ldb
+ * kernel's call (contract of gemm_ldb_ukernels.h, its arithmetic, so its bits) with
+ * b + t b_ts (b_ts = NR for B's rows read in place, kc NR for contiguous kc x NR panels
+ * with ldb = NR), c + t NR and, when pf is not NULL, the prefetch of pfn rows at
+ * pf + t NR (pf[r * ldb + t NR ..) for r < pfn, spread over the tile's steps, as the ldb
+ * kernel's). mr or n may be 0 (nothing read or written). */
+#define PDNN_F32_LDB_STRIP_UKERNEL(name)                                                     \
+    void name(size_t mr, size_t n, size_t kc, const float *restrict a, ptrdiff_t rs_a,        \
+              ptrdiff_t cs_a, const float *restrict b, ptrdiff_t ldb, ptrdiff_t b_ts,         \
+              float *restrict c, ptrdiff_t rs_c, float alpha, float beta, const float *pf,    \
+              size_t pfn)
+
+/* 6 x 16 tiles, AVX2 + FMA3 (the body of pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma). */
+PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma);
+
 /* Dot-tile kernels that keep the lane sums in registers (the backward filter of NCHW 1x1
  * convolutions, conv_cpu_direct_1x1_dot.c): MR x NR pairs of rows of A (dy's channels)
  * and B (x's channels), both contiguous along the sum (the pixels), over nimg images:

@@ -56,6 +56,14 @@ void pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc
                                                  const float *pf, size_t pfn,
                                                  float *restrict bc);
 
+void pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma(size_t mr, size_t nr, size_t kc,
+                                                   const float *restrict a, ptrdiff_t rs_a,
+                                                   ptrdiff_t cs_a, const float *restrict b,
+                                                   ptrdiff_t ldb, float *restrict c,
+                                                   ptrdiff_t rs_c, float alpha, float beta,
+                                                   const float *pf, size_t pfn,
+                                                   float *restrict bc);
+
 /* One ldb micro-kernel and its tile. */
 typedef struct {
     const char *name;

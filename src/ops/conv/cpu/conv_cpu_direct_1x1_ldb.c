@@ -15,7 +15,8 @@
  * after the tile) with those pixels' columns of B (backward data: W^T then transposed
  * into whole rows, not packed in panels, so that its rows are contiguous). The forward
  * packs nothing and takes no workspace; where x's rows are not 64 bytes apart (14 x 14
- * images: 196 floats), the first row panel of each block runs the kernel's copying form,
+ * images: 196 floats; AVX-512's 6 x 64 and AVX2's 6 x 16 kernels), the first row panel
+ * of each block runs the kernel's copying form,
  * which also writes the B it reads into contiguous panels on the stack (copy_rows), and
  * the other row panels read those (whole cache lines, no split loads). A forward
  * filter larger than half of L2 runs in row blocks that stay in L2 across the images
@@ -214,14 +215,18 @@ typedef struct {
 } ldb_run;
 
 /* The copying form of the ldb kernel uk, where B's rows are copied (copy_rows): the
- * forward on AVX-512's 6 x 64 kernel with more than one row panel (the copy is read
- * again), not where the filter is row-blocked (its block fills half of L2: measured
- * 2-3% slower with the copy beside it); else NULL. */
+ * forward on AVX-512's 6 x 64 kernel or AVX2's 6 x 16 with more than one row panel (the
+ * copy is read again), not where the filter is row-blocked (its block fills half of L2:
+ * measured 2-3% slower with the copy beside it); else NULL. AVX2, one thread, minibatch
+ * 1 (ResNet-50): 7 x 7 layers 15-27% faster copied, 14 x 14 2-9%, the stride-2
+ * projections (compact rows of 196 and 49 pixels) 10-25%; backward data copied measured
+ * no faster (mixed, -12% to +9%), so it reads in place as on AVX-512. */
 static pdnn_f32_gemm_ldb_copy_ukernel_fn copy_kernel(const pdnn_gemm_ldb_ukernel *uk,
                                                      pdnn_conv_dir dir, bool ablk, int64_t m)
 {
-    if (uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || dir != PDNN_CONV_FWD || ablk || m <= uk->mr)
-        return NULL;
+    if (dir != PDNN_CONV_FWD || ablk || m <= uk->mr) return NULL;
+    if (uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma) return pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma;
+    if (uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512) return NULL;
     return pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512;
 }
 
@@ -230,13 +235,24 @@ static pdnn_f32_gemm_ldb_copy_ukernel_fn copy_kernel(const pdnn_gemm_ldb_ukernel
  * and B's rows are not all 64-byte aligned (a row of 14 x 14 = 196 pixels: three of four
  * rows' vectors straddle two cache lines; the kernel alone runs 8% slower on them). Rows
  * that are aligned are read in place: copying them measured up to 25% slower (56 x 56
- * images), and so are images of a single pixel panel (7 x 7: its block of B is kept in
- * L1 and read from there; copied, 1-2.5% slower). Only the shape and the data's
+ * images), and so are images of a single pixel panel (AVX-512's 7 x 7: its block of B is
+ * kept in L1 and read from there; copied, 1-2.5% slower; on AVX2 a 7 x 7 image is four
+ * 16-pixel panels and is copied). Only the shape and the data's
  * addresses decide, never the thread count; the copy changes no bit. */
 static bool copy_rows(const ldb_run *r)
 {
     return r->cpk && r->np > r->uk->nr &&
            ((r->ldb | r->b_ns | r->b_gs) % LDB_VEC != 0 || (uintptr_t)r->b % 64 != 0);
+}
+
+/* Tasks u < t (over the items, per = mb * pb tasks an item) in the last row block of
+ * their item, in the last pixel block, and in both. */
+static void last_counts(int64_t t, int64_t mb, int64_t pb, int64_t c[3])
+{
+    const int64_t per = mb * pb;
+    c[0] = (t / per) * pb + max64(0, t % per - (mb - 1) * pb);
+    c[1] = t / pb;
+    c[2] = t / per;
 }
 
 /* Estimated seconds of a split into row blocks of mbr and pixel blocks of pbx with nt
@@ -248,17 +264,26 @@ static double split_cost(const ldb_run *r, int64_t mbr, int64_t pbx, int nt, siz
     const int64_t mr = r->uk->mr, mb = cdiv(r->m, mbr), pb = cdiv(r->np, pbx);
     const int64_t items = r->g * r->n, per = mb * pb, ntasks = items * per;
     const int64_t base = ntasks / nt, extra = ntasks % nt;
+    /* a task's rows (whole panels) times its pixels (whole vectors): the same for every
+     * task but those of the last row block and of the last pixel block, so a thread's
+     * run of tasks sums in closed form from the counts of those (the same integers as a
+     * walk over every task, which cost each thread about 40 us of every call at two
+     * threads: ResNet-50 res2a_branch2c, minibatch 1, ~70 candidate splits) */
+    const int64_t rf = cdiv(mbr, mr) * mr, rl = cdiv(r->m - (mb - 1) * mbr, mr) * mr;
+    const int64_t pf = cdiv(pbx, LDB_VEC) * LDB_VEC, pl = cdiv(r->np - (pb - 1) * pbx, LDB_VEC) * LDB_VEC;
     double worst = 0;
-    int64_t t = 0;
+    int64_t t = 0, c0[3];
+    last_counts(0, mb, pb, c0);
     for (int th = 0; th < nt; th++) {
         const int64_t cnt = base + (th < extra);
-        double load = 0;
-        for (int64_t e = 0; e < cnt; e++, t++) {
-            const int64_t rem = t % per, i0 = (rem / pb) * mbr, p0 = (rem % pb) * pbx;
-            const int64_t rows = cdiv(min64(r->m, i0 + mbr) - i0, mr) * mr;
-            load += (double)rows * (double)(cdiv(min64(r->np, p0 + pbx) - p0, LDB_VEC) * LDB_VEC);
-        }
-        if (load > worst) worst = load;
+        int64_t c1[3];
+        last_counts(t + cnt, mb, pb, c1);
+        const int64_t nr_ = c1[0] - c0[0], np_ = c1[1] - c0[1], nb_ = c1[2] - c0[2];
+        const int64_t load = rf * pf * (cnt - nr_ - np_ + nb_) + rl * pf * (nr_ - nb_) + rf * pl * (np_ - nb_) +
+                             rl * pl * nb_;
+        if ((double)load > worst) worst = (double)load;
+        t += cnt;
+        for (int i = 0; i < 3; i++) c0[i] = c1[i];
     }
     const double abytes = (double)r->m * (double)r->k * 4.0, bbytes = (double)r->k * (double)r->np * 4.0;
     const double traffic = (double)items * ((double)pb * abytes * (abytes * 2 > (double)l2 ? 1.0 : 0.1) +
@@ -285,9 +310,10 @@ static void ldb_tiles(ldb_run *r, size_t es, int nt)
     r->mbr = mfull;
     const double macs = (double)r->g * (double)r->n * (double)r->m * (double)r->k * (double)np;
     if (nt > 1 && r->g * r->n < 4 * (int64_t)nt && macs < LDB_SEARCH_MACS) {
-        /* small products: the search below would cost as much as the product (it walks
+        /* small products: the search below would cost as much as the product (it walked
          * every task of ~70 candidate splits: a quarter of MobileNet-v2 b5_expand's time
-         * at mb1, 2 threads); a row block a thread when the rows are many (balanced,
+         * at mb1, 2 threads; split_cost is now closed-form, the rule kept as it decides
+         * the splits); a row block a thread when the rows are many (balanced,
          * whatever the pixels), else pixel blocks of whole vectors, two a thread */
         if (mfull >= 4 * mr * (int64_t)nt)
             r->mbr = cdiv(cdiv(mfull, nt), mr) * mr;
@@ -369,7 +395,11 @@ static ldb_place ldb_at(const ldb_run *r, int64_t t)
  * prefetch of the next block of B (this task's next channel block, else the next
  * task's first), a few rows each, so that it streams in while the block is computed.
  * With bpack, the block is copied into contiguous panels (bp) by its first row panel's
- * calls, which read it in place, and read from there by the others. */
+ * calls, which read it in place, and read from there by the others. On AVX2 a row
+ * panel's tiles are one call of the strip kernel (conv1x1_ukernels.h: the same tiles and
+ * bits, without a call per 6 x 16 tile; not the copying row panel's), each row panel
+ * reading B in place prefetching its share of the next block's rows across every panel
+ * (those reading the copy prefetch nothing). */
 static void ldb_task(const ldb_run *r, int64_t t)
 {
     const int64_t mr = r->uk->mr, nr = r->uk->nr;
@@ -383,6 +413,8 @@ static void ldb_task(const ldb_run *r, int64_t t)
     const pdnn_gemv_ukernel *gv = ntail ? pdnn_gemv_ukernel_select_f32() : NULL;
     _Alignas(64) float xt[LDB_TAIL_MAX * LDB_KC];
     _Alignas(64) float bp[LDB_PACK_FLOATS];
+    /* AVX2's 6 x 16 tiles of a row panel in one strip call (but the copying row panel's) */
+    const bool strip = r->uk->f32 == pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma;
     for (int64_t ib = P.i0; ib < P.i1; ib += r->rsub) { /* C's rows stay in L2 */
         const int64_t ie = min64(P.i1, ib + r->rsub);
         const int64_t calls = cdiv(ie - ib, mr) * cdiv(P.p1 - P.p0, nr);
@@ -405,6 +437,8 @@ static void ldb_task(const ldb_run *r, int64_t t)
             }
             /* cpp calls a panel of it, rpc rows each */
             const int64_t cpp = npn > 0 ? max64(1, calls / npn) : 1, rpc = cdiv(nk, cpp);
+            /* strip calls: rps rows of every panel each */
+            const int64_t rps = cdiv(nk, cdiv(ie - ib, mr));
             int64_t call = 0;
             for (int64_t j = 0; j < ntail; j++) /* the tail pixels' columns of B */
                 for (int64_t kk = 0; kk < kc; kk++) xt[j * kc + kk] = bg[(pc + kk) * r->ldb + pend + j];
@@ -414,7 +448,18 @@ static void ldb_task(const ldb_run *r, int64_t t)
                 /* with bpack, the first row panel reads B in place and copies it to bp
                  * (panel after panel, kc rows of nr), the others read the copy */
                 const bool cp = r->bpack && i == ib, inb = !r->bpack || cp;
-                for (int64_t q = P.p0; q < pend; q += nr, call++) {
+                if (strip && !cp) { /* the row panel's tiles in one call: B in place, each
+                                     * tile with its rows of the next block's panel, or
+                                     * the copy's panels (no prefetch) */
+                    const int64_t r0 = ((i - ib) / mr) * rps;
+                    const bool pf = inb && nb && r0 < nk;
+                    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)min64(mr, ie - i), (size_t)(pend - P.p0), (size_t)kc, a,
+                                                      r->a_rs, r->a_cs, inb ? bg + pc * r->ldb + P.p0 : bp,
+                                                      inb ? r->ldb : nr, inb ? nr : kc * nr, c + P.p0, r->rs_c,
+                                                      r->alpha, beff, pf ? nb + r0 * r->ldb : NULL,
+                                                      pf ? (size_t)min64(rps, nk - r0) : 0);
+                }
+                for (int64_t q = P.p0; (!strip || cp) && q < pend; q += nr, call++) {
                     const float *b = inb ? bg + pc * r->ldb + q : bp + (q - P.p0) * kc;
                     const int64_t pan = call / cpp, r0 = (call % cpp) * rpc;
                     const bool pf = nb && pan < npn && r0 < nk;
