@@ -237,10 +237,15 @@ static pdnn_f32_gemm_ldb_copy_ukernel_fn copy_kernel(const pdnn_gemm_ldb_ukernel
  * that are aligned are read in place: copying them measured up to 25% slower (56 x 56
  * images), and so are images of a single pixel panel (AVX-512's 7 x 7: its block of B is
  * kept in L1 and read from there; copied, 1-2.5% slower; on AVX2 a 7 x 7 image is four
- * 16-pixel panels and is copied). Only the shape and the data's
+ * 16-pixel panels and is copied; AVX2 copies runs of one image only). Only the shape
+ * and the data's
  * addresses decide, never the thread count; the copy changes no bit. */
 static bool copy_rows(const ldb_run *r)
 {
+    /* AVX2's 6 x 16: one image a run only (MobileNet-v2's b8_project, 384 -> 64 on 14 x
+     * 14, minibatch 32, one thread: 4.1-4.4 ms read in place, 6.4-6.9 copied; at
+     * minibatch 1 even, and the 7 x 7 layers faster copied) */
+    if (r->cpk == pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma && r->n > 1) return false;
     return r->cpk && r->np > r->uk->nr &&
            ((r->ldb | r->b_ns | r->b_gs) % LDB_VEC != 0 || (uintptr_t)r->b % 64 != 0);
 }
