@@ -697,3 +697,13 @@ void tu_conv_check_edges(const tu_conv_family *f, pdnnDataType_t t)
     s = tu_conv_shape2d(t, 2, 1, 2, 0, 4, 4, 3, 3, 1, 1, 1);
     tu_conv_check_family(f, &s, true);
 }
+
+void tu_conv_check_refused(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir dir,
+                           const char *what)
+{
+    tu_conv_setup cs;
+    tu_conv_setup_init(&cs, s, dir);
+    const char *why = NULL;
+    const bool ok = im->supports(&cs.p, &why);
+    TU_CHECK(!ok && why && why[0], "%s: supported (or no reason)", what);
+}

@@ -119,6 +119,11 @@ void tu_conv_api_check_direct(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_
 void tu_conv_check_ranked_first(pdnnHandle_t h, const tu_conv_shape *s, pdnn_conv_dir dir,
                                 int algo, const pdnn_impl *im, const char *what);
 
+/* im refuses shape s in direction dir, with a reason (what names the shape in the
+ * failure message). */
+void tu_conv_check_refused(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir dir,
+                           const char *what);
+
 /* The registry entries of one implementation family by direction (indexed by
  * pdnn_conv_dir; NULL: the family does not serve that direction) and the public
  * algorithm each entry serves. */

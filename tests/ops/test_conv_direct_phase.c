@@ -38,13 +38,20 @@ extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_phase;
 static const pdnn_impl *const imf = &pdnn_conv_fwd_cpu_direct_phase;
 static const pdnn_impl *const im = &pdnn_conv_bwd_data_cpu_direct_phase;
 
-static void refuse(const pdnn_impl *e, pdnn_conv_dir dir, const tu_conv_shape *s, const char *what)
+/* The refusals both directions share: 2 groups, DOUBLE, 3-d. */
+static void common_refusals(const pdnn_impl *e, pdnn_conv_dir dir)
 {
-    tu_conv_setup cs;
-    tu_conv_setup_init(&cs, s, dir);
-    const char *why = NULL;
-    const bool ok = e->supports(&cs.p, &why);
-    TU_CHECK(!ok && why && why[0], "%s: supported (or no reason)", what);
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 8, 9, 9, 3, 3, 1, 1, 1);
+    tu_conv_check_refused(e, &s, dir, "2 groups");
+    s = tu_conv_shape2d(PDNN_DATA_DOUBLE, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
+    tu_conv_check_refused(e, &s, dir, "DOUBLE");
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
+    s.nsp = 3;
+    s.in[2] = 2;
+    s.kern[2] = 1;
+    s.str[2] = s.dil[2] = 1;
+    tu_conv_finish_shape(&s);
+    tu_conv_check_refused(e, &s, dir, "3-d");
 }
 
 
@@ -120,27 +127,17 @@ static void test_fwd_random(void)
 static void test_fwd_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 20, 20, 3, 3, 5, 1, 1);
-    refuse(imf, PDNN_CONV_FWD, &s, "stride 5");
+    tu_conv_check_refused(imf, &s, PDNN_CONV_FWD, "stride 5");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 3, 64, 32, 32, 9, 10, 2, 3, 1);
-    refuse(imf, PDNN_CONV_FWD, &s, "90 taps a channel");
+    tu_conv_check_refused(imf, &s, PDNN_CONV_FWD, "90 taps a channel");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 8, 8, 9, 9, 1, 1, 1, 0, 1);
-    refuse(imf, PDNN_CONV_FWD, &s, "1 x 1 filter");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 8, 9, 9, 3, 3, 1, 1, 1);
-    refuse(imf, PDNN_CONV_FWD, &s, "2 groups");
-    s = tu_conv_shape2d(PDNN_DATA_DOUBLE, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
-    refuse(imf, PDNN_CONV_FWD, &s, "DOUBLE");
+    tu_conv_check_refused(imf, &s, PDNN_CONV_FWD, "1 x 1 filter");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
     s.ykind = TU_LAYOUT_CHANNELS_LAST;
-    refuse(imf, PDNN_CONV_FWD, &s, "channels-last y");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
-    s.nsp = 3;
-    s.in[2] = 2;
-    s.kern[2] = 1;
-    s.str[2] = s.dil[2] = 1;
-    tu_conv_finish_shape(&s);
-    refuse(imf, PDNN_CONV_FWD, &s, "3-d");
+    tu_conv_check_refused(imf, &s, PDNN_CONV_FWD, "channels-last y");
+    common_refusals(imf, PDNN_CONV_FWD);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 1, 8, 9000, 9000, 1, 1, 1, 0, 1);
-    refuse(imf, PDNN_CONV_FWD, &s, "x planes of one image above 256 MiB");
+    tu_conv_check_refused(imf, &s, PDNN_CONV_FWD, "x planes of one image above 256 MiB");
 }
 
 /* 1 channel, 8 output channels, 3 x 3 padding 1 on 4 x 4 ones; every weight 1 but output
@@ -247,25 +244,15 @@ static void test_random(void)
 static void test_refusals(void)
 {
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 4, 8, 20, 20, 3, 3, 3, 1, 1);
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "stride 3");
+    tu_conv_check_refused(im, &s, PDNN_CONV_BWD_DATA, "stride 3");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 4, 8, 20, 20, 9, 8, 1, 4, 1);
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "72 taps");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 2, 8, 9, 9, 3, 3, 1, 1, 1);
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "2 groups");
-    s = tu_conv_shape2d(PDNN_DATA_DOUBLE, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "DOUBLE");
+    tu_conv_check_refused(im, &s, PDNN_CONV_BWD_DATA, "72 taps");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
     s.xkind = TU_LAYOUT_CHANNELS_LAST;
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "channels-last dx");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 9, 9, 3, 3, 1, 1, 1);
-    s.nsp = 3;
-    s.in[2] = 2;
-    s.kern[2] = 1;
-    s.str[2] = s.dil[2] = 1;
-    tu_conv_finish_shape(&s);
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "3-d");
+    tu_conv_check_refused(im, &s, PDNN_CONV_BWD_DATA, "channels-last dx");
+    common_refusals(im, PDNN_CONV_BWD_DATA);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 1, 64, 3000, 3000, 1, 3, 1, 1, 1);
-    refuse(im, PDNN_CONV_BWD_DATA, &s, "padded dy of one image above 256 MiB");
+    tu_conv_check_refused(im, &s, PDNN_CONV_BWD_DATA, "padded dy of one image above 256 MiB");
 }
 
 static void test_api(void)
@@ -300,8 +287,8 @@ int main(void)
     pdnn_cpu_isa_reread();
     if (pdnn_cpu_isa() != PDNN_ISA_AVX2) {
         tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 8, 8, 7, 7, 3, 3, 1, 1, 1);
-        refuse(im, PDNN_CONV_BWD_DATA, &s, "backward data without AVX2");
-        refuse(imf, PDNN_CONV_FWD, &s, "forward without AVX2");
+        tu_conv_check_refused(im, &s, PDNN_CONV_BWD_DATA, "backward data without AVX2");
+        tu_conv_check_refused(imf, &s, PDNN_CONV_FWD, "forward without AVX2");
         printf("conv direct_phase: no AVX2, the path is not run\n");
         return tu_finish("ops/conv_direct_phase");
     }

@@ -93,11 +93,7 @@ static void test_random(void)
 
 static void refuse(const tu_conv_shape *s, const char *what)
 {
-    tu_conv_setup cs;
-    tu_conv_setup_init(&cs, s, PDNN_CONV_FWD);
-    const char *why = NULL;
-    const bool ok = im->supports(&cs.p, &why);
-    TU_CHECK(!ok && why && why[0], "%s: supported (or no reason)", what);
+    tu_conv_check_refused(im, s, PDNN_CONV_FWD, what);
 }
 
 static void test_refusals(void)
