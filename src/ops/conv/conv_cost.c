@@ -140,7 +140,18 @@ static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
      * mostly empty ones: LeNet conv2 on one image stays on GEMM) */
     const double tl = p->dir == PDNN_CONV_BWD_FILTER ? cdiv(s->n * tiles, 64) * 64 : s->n * tiles;
     const double tr = 4 * 10.0 * xi * s->g * tl * (cin + cout);
-    return gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
+    /* AVX2, forward and backward data with few tiles (the schedule of
+     * conv_cpu_wino_cl.c) and a point's transformed filter of 256 x 256 or more (a
+     * quarter of a 1 MiB L2 and up): each of the alpha^2 GEMMs streams its K x C/g matrix
+     * for a few columns, at 2-3x the time the rate above gives (one thread, minibatch 1,
+     * backward data: 512 -> 512 on 7 x 7 5.2 ms, 4.2 for cpu:direct_phase; on 14 x 14
+     * 15.8; on 28 x 28 39.1; 256 -> 256 on 14 x 14 5.0, forward 4.2 against GEMM's 3.4;
+     * 128 -> 128 on 28 x 28 1.5, as the rate gives) */
+    double slow = 1.0;
+    if (p->dir != PDNN_CONV_BWD_FILTER && pdnn_cpu_isa() == PDNN_ISA_AVX2 && s->g == 1 &&
+        s->n * tiles <= 96 && s->kg * s->cg >= 256.0 * 256.0)
+        slow = 3.0;
+    return slow * gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
 }
 
 /* Milliseconds of the per-call filter transform (forward, backward data: xi matrices of
