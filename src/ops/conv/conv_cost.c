@@ -240,6 +240,19 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         /* the implicit forms gather their columns through tables or bounds checks */
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) compute *= 1.3;
         if (fwd && a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) compute *= 1.1;
+        /* and each column panel of theirs (16 pixels at AVX2, 64 at AVX-512) reads
+         * every row of the filter: one larger than half of a 1 MiB L2 streams from
+         * memory once a panel, ~10 GB/s, one larger than the L2 at ~2.5 (its rows
+         * pages apart; one thread, AVX2, minibatch 1: 512 -> 512 on 7 x 7, a 9 MiB
+         * filter, 24-26 ms against GEMM's 3.8; 256 -> 256 on 14 x 14 10-14 ms against
+         * 3.2; 128 -> 128 on 28 x 28 4.8-7.7 against 3.6) */
+        if (fwd && (a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
+                    a == PDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM)) {
+            const double abytes = s.kg * s.cg * s.ks * (p->dtype == PDNN_DATA_DOUBLE ? 8 : 4);
+            const double nr = pdnn_cpu_isa() >= PDNN_ISA_AVX512 ? 64 : 16;
+            if (abytes > 524288.0)
+                compute += s.g * s.n * cdiv(s.npix, nr) * abytes / (abytes > 1048576.0 ? 2.5e6 : 10.0e6);
+        }
         /* backward data's forward form with few columns (at most 16 panels of 16 at
          * AVX2) reads the filter transposed in place, its rows across cache lines and
          * pages: ResNet-50's res5b_branch2b at minibatch 1, 14-15 ms against 6.5 for
