@@ -577,9 +577,10 @@ int main(int argc, char **argv)
         fm_metrics_free(&metrics);
     }
 
-    printf("pdnn %zu, %d thread%s; Fashion-MNIST: %" PRId64 " training, %" PRId64
-           " test images from %s\n", pdnnGetVersion(), threads, threads > 1 ? "s" : "", ntrain,
-           ntest, o.data);
+    const size_t ver = pdnnGetVersion();
+    printf("pdnn %zu.%zu.%zu, %d thread%s; Fashion-MNIST: %" PRId64 " training, %" PRId64
+           " test images from %s\n", ver / 10000, ver / 100 % 100, ver % 100, threads, threads > 1 ? "s" : "",
+           ntrain, ntest, o.data);
     printf("optimizer %s, lr %g, schedule %s, batch %d, %d epoch%s, seed %" PRIu64, optimizer_names[o.optimizer],
            o.lr, schedule_names[o.schedule], o.batch, o.epochs, o.epochs > 1 ? "s" : "", o.seed);
     for (int l = 0, first = 1; l < FM_NLAYERS; l++)

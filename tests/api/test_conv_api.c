@@ -665,6 +665,13 @@ static void test_queries(void)
     TU_STATUS(PDNN_STATUS_NOT_SUPPORTED, pdnnGetConvolutionForwardWorkspaceSize(s.h, s.x, s.w, s.cd, s.y, PDNN_CONVOLUTION_FWD_ALGO_FFT, &ws));
     TU_STATUS(PDNN_STATUS_BAD_PARAM, pdnnGetConvolutionForwardWorkspaceSize(s.h, s.x, s.w, s.cd, s.y, (pdnnConvolutionFwdAlgo_t)8, &ws));
     TU_STATUS(PDNN_STATUS_BAD_PARAM_NULL_POINTER, pdnnGetConvolutionForwardWorkspaceSize(s.h, s.x, s.w, s.cd, s.y, PDNN_CONVOLUTION_FWD_ALGO_DIRECT, NULL));
+    { /* the message names the public function and its argument */
+        char msg[512];
+        pdnnGetLastErrorString(msg, sizeof msg);
+        TU_CHECK(strstr(msg, "pdnnGetConvolutionForwardWorkspaceSize") && strstr(msg, "sizeInBytes") &&
+                     !strstr(msg, "ws_query"),
+                 "NULL size message: %s", msg);
+    }
     TU_OK(pdnnGetConvolutionBackwardDataWorkspaceSize(s.h, s.w, s.y, s.cd, s.x, PDNN_CONVOLUTION_BWD_DATA_ALGO_0, &ws));
     TU_STATUS(PDNN_STATUS_NOT_SUPPORTED, pdnnGetConvolutionBackwardDataWorkspaceSize(s.h, s.w, s.y, s.cd, s.x, PDNN_CONVOLUTION_BWD_DATA_ALGO_FFT, &ws));
     TU_OK(pdnnGetConvolutionBackwardFilterWorkspaceSize(s.h, s.x, s.y, s.cd, s.w, PDNN_CONVOLUTION_BWD_FILTER_ALGO_0, &ws));

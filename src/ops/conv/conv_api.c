@@ -536,7 +536,8 @@ static pdnnStatus_t ws_query(pdnnHandle_t handle, const conv_call *c, int algo, 
     pdnn_conv_problem p;
     PDNN_TRY(pdnn_conv_problem_from(func, c->dir, c->x, c->xname, c->w, c->wname, c->cd, c->y,
                                     c->yname, &p));
-    PDNN_CHECK_NULL(size);
+    if (size == NULL) /* named as the caller's argument, in the caller's function */
+        return pdnn_error(PDNN_STATUS_BAD_PARAM_NULL_POINTER, func, "argument 'sizeInBytes' is NULL");
     PDNN_TRY(check_algo(c->dir, algo, func));
     const pdnn_impl *impl = NULL;
     PDNN_TRY(pdnn_dispatch(pdnn_conv_impl_list(c->dir), algo, &p, SIZE_MAX, func, &impl));
