@@ -37,7 +37,7 @@ AI void tile(const int NV, const int NT, const bool FULL, size_t mr, size_t ng, 
 #pragma GCC unroll 4
         for (size_t j = 0; j < ntj; j++) {
             const ptrdiff_t o = toff[j];
-            const float *wj = wg + woff[j];
+            const float *wj = woff ? wg + woff[j] : wg + j;
             __m256 x[3];
             x[0] = _mm256_loadu_ps(s0 + o);
             if (NV > 1) x[1] = _mm256_loadu_ps(s1 + o);

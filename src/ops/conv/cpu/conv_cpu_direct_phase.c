@@ -86,6 +86,7 @@ typedef struct {
     int n;                        /* taps */
     int64_t toff[PHASE_TAPS_MAX]; /* source offsets from the vector's base */
     int64_t woff[PHASE_TAPS_MAX]; /* filter offsets within a (k, c) */
+    bool wid;                     /* woff[j] == j (passed as NULL: a load less a tap) */
 } phase_taps;
 
 typedef struct {
@@ -375,8 +376,11 @@ static void phase_setup(const pdnn_conv_problem *p, const phase_geom *f, int64_t
                 t->woff[t->n] = pdnn_dw_tap_off(p, G, r, q);
                 t->n++;
             }
+        t->wid = true;
+        for (int j = 0; j < t->n; j++) t->wid = t->wid && t->woff[j] == j;
         return;
     }
+    t->wid = false;
     int64_t rt[PHASE_TAPS_MAX], rs[PHASE_TAPS_MAX], ct[PHASE_TAPS_MAX], cs[PHASE_TAPS_MAX];
     const int mr = dim_taps(G, 1, a, rt, rs), mc = dim_taps(G, 2, b, ct, cs);
     for (int i = 0; i < mr; i++)
@@ -480,7 +484,7 @@ static pdnnStatus_t phase_exec(const void *prob, const void *args, const pdnn_ct
                     pdnn_f32_pplane_4x24__avx2(
                         (size_t)mr, (size_t)nv, (size_t)kc, (size_t)t->n, sv, (ptrdiff_t)f.sgs,
                         (const ptrdiff_t *)t->toff, w + k0 * f.wgs + c0 * f.wrs,
-                        (ptrdiff_t)f.wrs, (ptrdiff_t)f.wgs, (const ptrdiff_t *)t->woff, dv,
+                        (ptrdiff_t)f.wrs, (ptrdiff_t)f.wgs, t->wid ? NULL : (const ptrdiff_t *)t->woff, dv,
                         f.direct ? (ptrdiff_t)os[1] : (ptrdiff_t)(f.hm * f.wv), nval,
                         f.direct ? alpha : 1.0f, f.direct ? beta : k0 ? 1.0f : 0.0f);
                 }
