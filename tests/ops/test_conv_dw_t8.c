@@ -13,13 +13,17 @@
  * NaN-poisoned outputs (beta == 0), alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the
  * harness). Refusals: wider than 16 columns, backward data at stride 2, backward filter,
  * stride-1 rows of more than 8 columns in tensors past 8 MiB, and what
- * conv_cpu_direct_dw_a2.c refuses. Then the same shapes through
+ * conv_cpu_direct_dw_a2.c refuses; the bits of conv_cpu_direct_dw_a2.c on random data
+ * (packed shapes; the same sums). Then the same shapes through
  * cpu:direct_dw's dispatch at every ISA cap (PDNN_MAX_CPU_ISA). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "cpu/isa.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_a2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_t8.h"
 #include "tu_conv.h"
 #include "tu_layout.h"
@@ -142,6 +146,42 @@ static void test_path(void)
     }
 }
 
+/* For finite weights the same sums as the plane kernels (dwt8_ukernels.h): the bits of
+ * conv_cpu_direct_dw_a2.c on random data, packed shapes, alpha 1 and 2, beta 0 and 0.5. */
+static void test_same_bits(void)
+{
+    if (pdnn_cpu_isa() != PDNN_ISA_AVX2) return;
+    int cmp = 0;
+    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
+        if (cfg[i][6]) continue;
+        const tu_conv_shape s = cfg_shape(i);
+        for (int d = 0; d < 2; d++) {
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &s, (pdnn_conv_dir)d);
+            if (!pdnn_dwt8_applies(&cs.p) || !pdnn_dwa2_applies(&cs.p)) continue;
+            const bool bwd = d == PDNN_CONV_BWD_DATA;
+            const size_t ns = (size_t)(bwd ? cs.y.span : cs.x.span),
+                         nd = (size_t)(bwd ? cs.x.span : cs.y.span), nw = (size_t)cs.w.span;
+            float *src = malloc(ns * sizeof(float)), *w = malloc(nw * sizeof(float));
+            float *d1 = malloc(nd * sizeof(float)), *d2 = malloc(nd * sizeof(float));
+            for (size_t k = 0; k < ns; k++) src[k] = (float)rand() / RAND_MAX * 2.0f - 1.0f;
+            for (size_t k = 0; k < nw; k++) w[k] = (float)rand() / RAND_MAX * 2.0f - 1.0f;
+            for (size_t k = 0; k < nd; k++) d1[k] = d2[k] = (float)(k % 13) * 0.25f;
+            const float alpha = i % 2 ? 2.0f : 1.0f, beta = i % 3 ? 0.0f : 0.5f;
+            const bool r1 = bwd ? pdnn_dwt8_bwd_data(&cs.p, src, w, d1, alpha, beta, 2)
+                                : pdnn_dwt8_fwd(&cs.p, src, w, d1, alpha, beta, 2);
+            const bool r2 = bwd ? pdnn_dwa2_bwd_data(&cs.p, src, w, d2, alpha, beta, 1)
+                                : pdnn_dwa2_fwd(&cs.p, src, w, d2, alpha, beta, 1);
+            TU_CHECK(r1 && r2 && memcmp(d1, d2, nd * sizeof(float)) == 0,
+                     "t8 planes %dx%d s%d %s: not the bits of the plane kernels", cfg[i][0],
+                     cfg[i][1], cfg[i][2], tu_conv_dir_name((pdnn_conv_dir)d));
+            cmp++;
+            free(src), free(w), free(d1), free(d2);
+        }
+    }
+    TU_CHECK(cmp >= 30, "t8 planes: %d bit comparisons", cmp);
+}
+
 int main(void)
 {
     t8_entry = tu_conv_dw_path_entry(&pdnn_dwt8_path, "test:dw_t8_planes",
@@ -149,6 +189,7 @@ int main(void)
     tu_seed(3181);
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
+    test_same_bits();
     /* the shapes through the family's dispatch, at every ISA cap the CPU has */
     tu_conv_check_family_caps(&tu_conv_family_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
                               cap && *cap);
