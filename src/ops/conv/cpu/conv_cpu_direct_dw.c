@@ -35,6 +35,11 @@
  *    planes, every tap one masked load of the plane in place and one multiply-add per 16
  *    outputs, no copies (conv_cpu_direct_dw_flat.c; except where the next path measures
  *    faster, there listed);
+ *  - otherwise, forward (stride 1 or 2) and backward data (stride 1), FLOAT at AVX2 (not
+ *    AVX-512), multiplier 1, 2-d, 3 x 3 filters at unit dilation, padding 1, rows of at
+ *    most 16 columns: blocks of 8 channels transposed channels-minor into a zero-padded
+ *    buffer, one broadcast-free multiply-add per tap and 8 channels of a pixel, row pieces
+ *    transposed back (conv_cpu_direct_dw_t8.c);
  *  - otherwise, forward and backward data, FLOAT at AVX2 (not AVX-512), multiplier 1, 2-d,
  *    3 x 3 filters at unit dilation, padding 1, stride 1 ("same" size) or 2: every plane
  *    read and written in place by 8-lane row kernels, each x row vector loaded once for
@@ -78,6 +83,7 @@
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2f.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_s2p.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_t8.h"
 #include "ops/conv/cpu/conv_cpu_gemm.h"
 
 #define DW_TAPS_MAX 256 /* filter taps (prod of the filter dims) at most */
@@ -253,12 +259,13 @@ static void dw_transpose(const dw_geom *d, const void *w, void *wT, size_t es)
 }
 
 /* The f32 NCHW fast paths, tried in this order (each refuses what it does not serve;
- * dwbw2: the backward filter at AVX2 only, dwa2: forward and backward data at AVX2 only,
- * so AVX-512 keeps the order of the others). */
+ * dwbw2: the backward filter at AVX2 only, dwt8 (small planes) and dwa2: forward and
+ * backward data at AVX2 only, so AVX-512 keeps the order of the others). */
 static const pdnn_dw_path *const fast_paths[] = {&pdnn_dwbw2_path, &pdnn_dws2f_path,
                                                  &pdnn_dws2p_path, &pdnn_dws2_path,
                                                  &pdnn_dwrow_path, &pdnn_dwmf_path,
-                                                 &pdnn_dwa2_path,  &pdnn_dwcb_path};
+                                                 &pdnn_dwt8_path,  &pdnn_dwa2_path,
+                                                 &pdnn_dwcb_path};
 
 /* Whether one of them ran p->dir. */
 static bool fast_path(const pdnn_conv_problem *p, const pdnn_conv_args *a, int nt)

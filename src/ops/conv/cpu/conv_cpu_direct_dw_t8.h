@@ -1,0 +1,31 @@
+/* AVX2 3 x 3 depthwise planes in channel-interleaved blocks of 8 (internal part of
+ * "cpu:direct_dw", conv_cpu_direct_dw.c; conv_cpu_direct_dw_t8.c): forward (stride 1 with
+ * the output size = the input size, or stride 2 with the output (H - 1) / 2 + 1 x
+ * (W - 1) / 2 + 1) and backward data at stride 1, f32 at AVX2 (not at AVX-512, whose
+ * paths keep their own dispatch), multiplier 1, 2-d NCHW planes (unit column strides,
+ * rows and planes at any pitch), 3 x 3 filters at unit dilation, padding 1, on small
+ * planes (T8_* limits in the .c: where the per-row and per-plane costs of the plane
+ * kernels of conv_cpu_direct_dw_a2.c dominate). Each returns false, touching nothing,
+ * when the problem is outside that set (the caller then runs its other paths). */
+#ifndef PDNN_CONV_CPU_DIRECT_DW_T8_H
+#define PDNN_CONV_CPU_DIRECT_DW_T8_H
+
+#include <stdbool.h>
+
+#include "ops/conv/conv_problem.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
+
+/* Whether the direction p->dir runs here (what the calls below would do; for tests). */
+bool pdnn_dwt8_applies(const pdnn_conv_problem *p);
+bool pdnn_dwt8_fwd(const pdnn_conv_problem *p, const float *x, const float *w, float *y,
+                   float alpha, float beta, int nthreads);
+bool pdnn_dwt8_bwd_data(const pdnn_conv_problem *p, const float *dy, const float *w,
+                        float *dx, float alpha, float beta, int nthreads);
+/* Backward filter is not served: always false. */
+bool pdnn_dwt8_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
+                          float *dw, float alpha, float beta, int nthreads);
+
+/* The three above as a pdnn_dw_path. */
+extern const pdnn_dw_path pdnn_dwt8_path;
+
+#endif
