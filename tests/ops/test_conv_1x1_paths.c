@@ -444,25 +444,28 @@ static void test_bwdf(void)
 }
 
 /* Backward filter on AVX2 (conv_cpu_direct_1x1_bwdf_a2.c): dy as A written straight into
- * dw (several images, pixel blocks with a tail, B's last panel of 1-4 channels, row
+ * dw (several images of 512+ pixels, pixel blocks with a tail, B's last panel of 1-4 channels, row
  * remainders), x as A through the transposed sums (B of 9 channels: one part panel),
  * threads by B's panels (16-channel multiples; 9 panels with a part one) and by A's
- * rows (fewer rows than threads x 6), three pixels; stride 2 and gapped x not taken. */
+ * rows (fewer rows than threads x 6), three pixels; several short images, stride 2,
+ * gapped x and groups not taken. */
 static void test_bwdf_a2(void)
 {
     const pdnn_conv_dir bw = PDNN_CONV_BWD_FILTER;
     const bool a2 = pdnn_cpu_isa() == PDNN_ISA_AVX2;
     static const int sh[][6] = {
         /* n, cg (x), kg (dy), h, w */
-        {2, 40, 9, 20, 23},  {3, 20, 50, 7, 9},  {1, 33, 30, 19, 30}, {1, 100, 20, 5, 5},
-        {2, 32, 48, 12, 12}, {1, 130, 140, 3, 3}, {1, 7, 5, 1, 3},    {2, 17, 4, 16, 17},
-        {1, 64, 11, 40, 40}, {4, 5, 3, 7, 7},
+        {2, 40, 9, 20, 26},  {3, 20, 50, 16, 33}, {1, 33, 30, 19, 30}, {1, 100, 20, 5, 5},
+        {2, 32, 48, 24, 24}, {1, 130, 140, 3, 3}, {1, 7, 5, 1, 3},     {1, 17, 4, 16, 17},
+        {1, 64, 11, 40, 40},
     };
     for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
         tu_conv_shape s = shape(sh[i][0], 1, sh[i][1], sh[i][2], sh[i][3], sh[i][4], 1, TU_LAYOUT_PACKED);
         check_path(&s, bw, takes_a2, a2);
     }
-    tu_conv_shape s = shape(2, 1, 12, 20, 9, 9, 2, TU_LAYOUT_PACKED);
+    tu_conv_shape s = shape(4, 1, 5, 3, 7, 7, 1, TU_LAYOUT_PACKED); /* short images */
+    check_path(&s, bw, takes_a2, false);
+    s = shape(2, 1, 12, 20, 9, 9, 2, TU_LAYOUT_PACKED);
     check_path(&s, bw, takes_a2, false);
     s = shape(2, 1, 12, 20, 9, 9, 1, TU_LAYOUT_GAPPED);
     check_path(&s, bw, takes_a2, false);

@@ -28,6 +28,8 @@
 /* most pixels a block: a 16-channel panel of B (16 KiB) stays in L1 while every A row
  * panel runs across it */
 #define A2_BK 256
+/* fewest pixels an image with two images or more */
+#define A2_MIN_PIX_BATCH 512
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -37,6 +39,10 @@ bool pdnn_conv_1x1_bwdf_a2_applies(const pdnn_conv_gemm_geom *g)
     const pdnn_conv_geom3 *G = &g->geo;
     if (g->t != PDNN_DATA_FLOAT || pdnn_cpu_isa() != PDNN_ISA_AVX2 || g->g != 1) return false;
     if (G->kg == 0 || G->cg == 0 || g->npix == 0 || g->n == 0) return false;
+    /* several short images: the generic form's K blocks across images were faster
+     * (MobileNet-v2 mb32, one thread: b11_project 384 -> 96, 14 x 14, 9.9 against
+     * 14.2 ms; b7 / b8 / b15_project 0.7-0.8x) */
+    if (g->n > 1 && g->npix < A2_MIN_PIX_BATCH) return false;
     int64_t xst[3], yst[3], sx, sy;
     for (int d = 0; d < 3; d++) {
         xst[d] = G->str[d] * G->xs[2 + d];
@@ -91,6 +97,11 @@ void pdnn_conv_1x1_bwdf_a2_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_
      * on the problem only) */
     const int64_t nblk = cdiv(np, A2_BK);
     const int64_t bk = min64(cdiv(cdiv(np, nblk), 16) * 16, np);
+    /* blocks (n, block) in order, in chunks of upc sharing B's panel buffer, each C tile
+     * summing them one after the other (the same sums as block by block); one a chunk
+     * (several short images, chunks of A2_BK / bk of them, are not taken: their
+     * chunks, measured at mb32, were still slower than the generic form) */
+    const int64_t nu = nimg * nblk, upc = 1;
     const int64_t npan = cdiv(nb, A2_NR), nrp = cdiv(ma, A2_MR);
     const int ntt = nt > 1 ? nt : 1;
     /* by B's panels where they split evenly (no transposes repeated), else A's rows */
@@ -106,23 +117,29 @@ void pdnn_conv_1x1_bwdf_a2_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_
             r1 = min64(ma, nrp * (t + 1) / ntasks * A2_MR);
         }
         _Alignas(64) float bt[A2_BK * A2_NR];
-        bool first = true;
-        for (int64_t n = 0; n < nimg; n++)
-            for (int64_t p0 = 0; p0 < np; p0 += bk) {
-                const int64_t kc = min64(bk, np - p0);
-                const float *an = A + n * a_is + p0;
-                for (int64_t q = q0; q < q1; q++) {
-                    /* B's panel: kc pixels x 16 channels, contiguous */
-                    const int64_t j = q * A2_NR, w = min64(A2_NR, nb - j);
+        for (int64_t u0 = 0; u0 < nu; u0 += upc) {
+            const int64_t u1 = min64(nu, u0 + upc);
+            for (int64_t q = q0; q < q1; q++) {
+                /* B's panel over the chunk's blocks: kc pixels x 16 channels each, one
+                 * after the other */
+                const int64_t j = q * A2_NR, w = min64(A2_NR, nb - j);
+                for (int64_t u = u0, off = 0; u < u1; u++) {
+                    const int64_t n = u / nblk, p0 = u % nblk * bk, kc = min64(bk, np - p0);
                     pdnn_f32_transpose__avx2((size_t)w, (size_t)kc, B + n * b_is + j * b_cs + p0,
-                                             b_cs, bt, A2_NR);
-                    for (int64_t i = r0; i < r1; i += A2_MR)
-                        pdnn_f32_ldb_strip_6x16__avx2_fma(
-                            (size_t)min64(A2_MR, r1 - i), (size_t)w, (size_t)kc, an + i * a_cs, a_cs,
-                            1, bt, A2_NR, 0, S + i * ldc + j, ldc, al, first ? be0 : 1.0f, NULL, 0);
+                                             b_cs, bt + off * A2_NR, A2_NR);
+                    off += kc;
                 }
-                first = false;
+                for (int64_t i = r0; i < r1; i += A2_MR)
+                    for (int64_t u = u0, off = 0; u < u1; u++) {
+                        const int64_t n = u / nblk, p0 = u % nblk * bk, kc = min64(bk, np - p0);
+                        pdnn_f32_ldb_strip_6x16__avx2_fma(
+                            (size_t)min64(A2_MR, r1 - i), (size_t)w, (size_t)kc,
+                            A + n * a_is + p0 + i * a_cs, a_cs, 1, bt + off * A2_NR, A2_NR, 0,
+                            S + i * ldc + j, ldc, al, u == 0 ? be0 : 1.0f, NULL, 0);
+                        off += kc;
+                    }
             }
+        }
         if (!direct) {
             /* blend this task's part of S into dw, 8 rows of S at a time across its
              * columns (S transposed when A is x: dw's rows then advance 8 channels at a
