@@ -18,7 +18,8 @@
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512; one
  *    pass, or pixel blocks with the lanes kept between them), the GEMM form past it (on
  *    the 12 x 32 kernel where its tiles are fuller; one image's blocks balanced between
- *    the threads), its K blocks across short images (FLOAT and DOUBLE).
+ *    the threads), its K blocks across short images (FLOAT and DOUBLE); on AVX2 the
+ *    GEMM form with the pixels as the sum (conv_cpu_direct_1x1_bwdf_a2.c).
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
@@ -55,6 +56,12 @@ static bool takes_dot(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
 {
     (void)p;
     return pdnn_conv_1x1_dot_applies(g);
+}
+
+static bool takes_a2(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
+{
+    return !pdnn_conv_1x1_ldb_bwdf_applies(p, g) && !pdnn_conv_1x1_dot_applies(g) &&
+           pdnn_conv_1x1_bwdf_a2_applies(g);
 }
 
 static bool any_path(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
@@ -473,6 +480,36 @@ static void test_bwdf(void)
     check_path(&s, bw, any_path, true);
 }
 
+/* Backward filter on AVX2 (conv_cpu_direct_1x1_bwdf_a2.c): dy as A written straight into
+ * dw (several images of 512+ pixels, pixel blocks with a tail, B's last panel of 1-4 channels, row
+ * remainders), x as A through the transposed sums (B of 9 channels: one part panel),
+ * threads by B's panels (16-channel multiples; 9 panels with a part one) and by A's
+ * rows (fewer rows than threads x 6), three pixels; several short images, stride 2,
+ * gapped x and groups not taken. */
+static void test_bwdf_a2(void)
+{
+    const pdnn_conv_dir bw = PDNN_CONV_BWD_FILTER;
+    const bool a2 = pdnn_cpu_isa() == PDNN_ISA_AVX2;
+    static const int sh[][6] = {
+        /* n, cg (x), kg (dy), h, w */
+        {2, 40, 9, 20, 26},  {3, 20, 50, 16, 33}, {1, 33, 30, 19, 30}, {1, 100, 20, 5, 5},
+        {2, 32, 48, 24, 24}, {1, 130, 140, 3, 3}, {1, 7, 5, 1, 3},     {1, 17, 4, 16, 17},
+        {1, 64, 11, 40, 40},
+    };
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+        tu_conv_shape s = shape(sh[i][0], 1, sh[i][1], sh[i][2], sh[i][3], sh[i][4], 1, TU_LAYOUT_PACKED);
+        check_path(&s, bw, takes_a2, a2);
+    }
+    tu_conv_shape s = shape(4, 1, 5, 3, 7, 7, 1, TU_LAYOUT_PACKED); /* short images */
+    check_path(&s, bw, takes_a2, false);
+    s = shape(2, 1, 12, 20, 9, 9, 2, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_a2, false);
+    s = shape(2, 1, 12, 20, 9, 9, 1, TU_LAYOUT_GAPPED);
+    check_path(&s, bw, takes_a2, false);
+    s = shape(2, 2, 12, 20, 9, 9, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_a2, false);
+}
+
 int main(void)
 {
     tu_seed(1717);
@@ -484,6 +521,7 @@ int main(void)
     test_ldb_copy();
     test_ldb_streamed();
     test_bwdf();
+    test_bwdf_a2();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_1x1_paths");
 }

@@ -106,4 +106,13 @@ size_t pdnn_conv_1x1_dot_workspace(const pdnn_conv_gemm_geom *g);
 void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            const pdnn_conv_args *arg, void *ws, int nt);
 
+/* Backward filter on AVX2 (conv_cpu_direct_1x1_bwdf_a2.c): FLOAT, the CPU's ISA AVX2
+ * (not AVX-512), one group, at least one image and pixel (512 pixels an image with
+ * two images or more), x and dy pixels contiguous within an image. Workspace: none, or a dW-sized sum
+ * (pdnn_conv_1x1_bwdf_a2_workspace bytes). */
+bool pdnn_conv_1x1_bwdf_a2_applies(const pdnn_conv_gemm_geom *g);
+size_t pdnn_conv_1x1_bwdf_a2_workspace(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g);
+void pdnn_conv_1x1_bwdf_a2_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
+                               const pdnn_conv_args *arg, void *ws, int nt);
+
 #endif

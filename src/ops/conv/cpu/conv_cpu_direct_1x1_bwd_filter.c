@@ -24,7 +24,8 @@
  * FLOAT fast paths come first: evenly spaced channels-last columns (fully connected
  * layers, NHWC) by the ldb kernel (conv_cpu_direct_1x1_ldb.c), and NCHW images of 512+
  * pixels with a small filter by dot products along the pixels
- * (conv_cpu_direct_1x1_dot.c).
+ * (conv_cpu_direct_1x1_dot.c); on AVX2 (not AVX-512) NCHW-like images of one group by
+ * the GEMM with the pixels as the sum of conv_cpu_direct_1x1_bwdf_a2.c.
  * Threads split the buffer's tiles only and each block is summed the same way whoever
  * computes it, so results do not depend on the thread count. Exact on small integers.
  *
@@ -133,6 +134,7 @@ static size_t bwdf_workspace(const void *prob)
     pdnn_conv_gemm_geom_init(prob, &g);
     if (pdnn_conv_1x1_ldb_bwdf_applies(prob, &g)) return 0; /* read in place */
     if (pdnn_conv_1x1_dot_applies(&g)) return pdnn_conv_1x1_dot_workspace(&g);
+    if (pdnn_conv_1x1_bwdf_a2_applies(&g)) return pdnn_conv_1x1_bwdf_a2_workspace(prob, &g);
     bwdf_pick_kernel(&g);
     bwdf_plan pl;
     bwdf_plan_init(prob, &g, &pl);
@@ -488,6 +490,10 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     }
     if (pdnn_conv_1x1_dot_applies(&g)) {
         pdnn_conv_1x1_dot_run(p, &g, arg, ctx->ws, ctx->nthreads);
+        return PDNN_STATUS_SUCCESS;
+    }
+    if (pdnn_conv_1x1_bwdf_a2_applies(&g)) {
+        pdnn_conv_1x1_bwdf_a2_run(p, &g, arg, ctx->ws, ctx->nthreads);
         return PDNN_STATUS_SUCCESS;
     }
     bwdf_pick_kernel(&g);
