@@ -211,7 +211,7 @@ typedef struct {
     bool ablk;                        /* A in row blocks that stay in L2 (a_blocked) */
     bool rmaj;                        /* tasks ordered row block before image */
     bool bpack;                       /* B's block copied into contiguous panels */
-    bool nts;                         /* C by non-temporal stores (pdnn_conv_1x1_ldb_streamed) */
+    bool nts;                         /* C by non-temporal stores (streamed_c) */
     pdnn_f32_gemm_ldb_copy_ukernel_fn cpk; /* the kernel's copying form (bpack) */
 } ldb_run;
 
