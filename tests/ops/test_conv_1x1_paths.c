@@ -345,43 +345,6 @@ static void test_ldb_a_blocked(void)
     TU_CHECK(!path_is(&s, fw, takes_ldb_copy), "filter past L2: rows copied");
 }
 
-static bool takes_ldb_streamed(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g)
-{
-    return takes_ldb(p, g) && pdnn_conv_1x1_ldb_streamed(g, p->dir);
-}
-
-/* The forward's y by non-temporal stores (AVX2's 6 x 16 strip kernel, y larger than L3:
- * ctest's ops/test_conv_1x1_paths@l3 runs this test with a 64 KiB L3 and the ISA capped
- * at AVX2): whole tiles with rows 32-byte aligned (28 x 28) and not (17 x 17, 9 x 9:
- * some vectors stored plainly), the GEMV tail, a partial row panel, pixel blocks split
- * at two threads, groups; beta != 0 (check_path's third pair) takes plain stores. Not
- * taken: more channels than one block of the sums, backward data, compact x (stride 2),
- * one 16-pixel panel, and y within L3 (this machine's L3: not taken at all). */
-static void test_ldb_streamed(void)
-{
-    const pdnn_conv_dir fw = PDNN_CONV_FWD, bd = PDNN_CONV_BWD_DATA;
-    const bool on = pdnn_cpu_isa() == PDNN_ISA_AVX2 && pdnn_cpu_cache_sizes()->l3 <= 65536;
-    tu_conv_shape s;
-    s = shape(2, 1, 24, 40, 28, 28, 1, TU_LAYOUT_PACKED); /* y 250 KiB */
-    check_path(&s, fw, takes_ldb_streamed, on);
-    s = shape(3, 1, 100, 23, 17, 17, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_streamed, on);
-    s = shape(3, 2, 13, 50, 9, 9, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_streamed, on);
-    s = shape(2, 1, 24, 40, 1, 1000, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_streamed, on);
-    s = shape(2, 1, 200, 40, 28, 28, 1, TU_LAYOUT_PACKED); /* two blocks of the sums */
-    check_path(&s, fw, takes_ldb_streamed, false);
-    s = shape(2, 1, 40, 24, 28, 28, 1, TU_LAYOUT_PACKED);
-    check_path(&s, bd, takes_ldb_streamed, false);
-    s = shape(2, 1, 24, 40, 55, 55, 2, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_streamed, false);
-    s = shape(40, 1, 24, 40, 4, 4, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_streamed, false);
-    s = shape(1, 1, 24, 40, 3, 3, 1, TU_LAYOUT_PACKED);
-    check_path(&s, fw, takes_ldb_streamed, false);
-}
-
 /* The forward's copied B blocks (rows not 64 bytes apart; AVX-512's copying 6 x 64
  * kernel or AVX2's 6 x 16, the first row panel copies, the others read the copy): 14 x 14
  * with the GEMV tail and a partial last row panel, panels of 64 + 16 + a 1-pixel tail,
@@ -519,7 +482,6 @@ int main(void)
     test_ldb_batched();
     test_ldb_a_blocked();
     test_ldb_copy();
-    test_ldb_streamed();
     test_bwdf();
     test_bwdf_a2();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());

@@ -24,11 +24,6 @@ PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_ukernel_8x32__avx512);
 
 /* 6 x 16 tiles, AVX2 + FMA3 (the body of pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma). */
 PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma);
-/* The same, with beta == 0 writing C's 32-byte-aligned vectors of whole tiles by
- * non-temporal stores (the same values; the others as the kernel above), fenced
- * (sfence) before it returns: for a C written once and larger than the caches, whose
- * lines then need no read for ownership and evict nothing. */
-PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_nt_6x16__avx2_fma);
 
 /* Dot-tile kernels that keep the lane sums in registers (the backward filter of NCHW 1x1
  * convolutions, conv_cpu_direct_1x1_dot.c): MR x NR pairs of rows of A (dy's channels)

@@ -6,10 +6,7 @@
  * saves: with B's rows read in place, a tile of a 64-channel sum is ~400 cycles of
  * multiply-adds and the kernel's call, dispatch on the tile's width and prefetch set-up
  * cost ~15% beside them (ResNet-50 res2a_branch2c, one thread: 13.5% of the kernel's
- * samples outside its loop). Its nts form writes C's aligned vectors by non-temporal
- * stores (for outputs larger than the caches). Contract in conv1x1_ukernels.h. */
-#include <immintrin.h>
-
+ * samples outside its loop). Contract in conv1x1_ukernels.h. */
 #include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
 
 /* the template's kernel (internal linkage: declared static first), for the last,
@@ -20,14 +17,10 @@ static PDNN_F32_GEMM_LDB_UKERNEL(strip_last);
 #define UK_T float
 #define UK_MR 6
 #define UK_NV 2
-#define VSTREAM(p, v) _mm256_stream_ps(p, v)
 #include "cpu/ukernels/gemm/vec_f32_avx2.h"
 #include "cpu/ukernels/gemm/gemm_ldb_ukernel_tmpl.h"
 
-static inline __attribute__((always_inline)) void
-strip(size_t mr, size_t n, size_t kc, const float *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a,
-      const float *restrict b, ptrdiff_t ldb, ptrdiff_t b_ts, float *restrict c, ptrdiff_t rs_c,
-      float alpha, float beta, const float *pf, size_t pfn, const int nts)
+PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma)
 {
     if (mr == 0 || n == 0) return;
     if (mr > 6) mr = 6;
@@ -35,19 +28,8 @@ strip(size_t mr, size_t n, size_t kc, const float *restrict a, ptrdiff_t rs_a, p
     size_t j = 0;
     for (; j + 16 <= n; j += 16, b += b_ts)
         uk_body(2, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
-                pf ? pfn : 0, 0, NULL, nts);
+                pf ? pfn : 0, 0, NULL);
     if (j < n)
         strip_last(mr, n - j, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
                    pf ? pfn : 0);
-    if (nts) _mm_sfence(); /* the streamed stores ordered before the caller's next */
-}
-
-PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma)
-{
-    strip(mr, n, kc, a, rs_a, cs_a, b, ldb, b_ts, c, rs_c, alpha, beta, pf, pfn, 0);
-}
-
-PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_nt_6x16__avx2_fma)
-{
-    strip(mr, n, kc, a, rs_a, cs_a, b, ldb, b_ts, c, rs_c, alpha, beta, pf, pfn, 1);
 }

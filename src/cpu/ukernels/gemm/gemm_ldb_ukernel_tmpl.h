@@ -2,26 +2,20 @@
  * f32_gemm_ldb_<MR>x<NR>__<isa>.c file after the same macros as gemm_ukernel_tmpl.h
  * (UK_FN UK_T UK_MR UK_NV UK_W V VZERO VSET1 VLOADU VSTOREU VFMA VMUL VADD VMASK
  * VMASK_FIRST VMLOADZ VMSTORE; UK_KUNROLL: the sum's loop unrolled by 2 or 4; UK_FN_COPY:
- * also the copying form; VSTREAM: a non-temporal store of an aligned vector, for the
- * body's nts form). Contract in gemm_ldb_ukernels.h. The body is
+ * also the copying form). Contract in gemm_ldb_ukernels.h. The body is
  * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
  * narrow tile runs only the multiply-adds of its columns; the accumulators stay in
  * registers. */
 
-#include <stdint.h>
-
 #define UK_NR (UK_NV * UK_W)
 #define UK_UNROLL _Pragma("GCC unroll 16")
 #define UK_LINES ((int)(UK_NR * sizeof(UK_T) / 64))
-#ifndef VSTREAM
-#define VSTREAM VSTOREU
-#endif
 
 static inline __attribute__((always_inline)) void
 uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         const UK_T *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a, const UK_T *restrict b,
         ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf,
-        size_t pfn, const int cp, UK_T *restrict bc, const int nts)
+        size_t pfn, const int cp, UK_T *restrict bc)
 {
     if (!pf) pfn = 0;
     /* one prefetched row every pfe steps, the first at step 0 */
@@ -85,11 +79,7 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
                 VMSTORE(ci + UK_W * j, mk, v);
             } else {
                 if (rd) v = VADD(v, VMUL(vb, VLOADU(ci + UK_W * j)));
-                /* nts: C unread (beta 0), its aligned vectors past the caches */
-                if (nts && !rd && (uintptr_t)(ci + UK_W * j) % (UK_W * sizeof(UK_T)) == 0)
-                    VSTREAM(ci + UK_W * j, v);
-                else
-                    VSTOREU(ci + UK_W * j, v);
+                VSTOREU(ci + UK_W * j, v);
             }
         }
     }
@@ -99,10 +89,10 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
     case n:                                                                               \
         if (rem)                                                                          \
             uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
-                    cp, bc, 0);                                                           \
+                    cp, bc);                                                              \
         else                                                                              \
             uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
-                    cp, bc, 0);                                                           \
+                    cp, bc);                                                              \
         break
 
 #if UK_NV > 4

@@ -43,11 +43,6 @@ bool pdnn_conv_1x1_ldb_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
  * copies) are not all 64 bytes apart, for x at a 64-byte aligned address (a misaligned
  * x is copied too). */
 bool pdnn_conv_1x1_ldb_b_copied(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
-/* The ldb path's forward writes y by non-temporal stores (AVX2's 6 x 16 strip kernel,
- * its nts form) when beta is 0: x read in place and neither batched nor compact, more
- * than one 16-pixel panel an image, the channels one block of the sums, and the call's
- * y larger than the L3 cache (PDNN_CACHE_L3 overrides its size). Shape and caches only. */
-bool pdnn_conv_1x1_ldb_streamed(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
 /* x's side goes through compact copies on the ldb path: its output pixels are not
  * contiguous within an image, or some x pixels are read by no output (stride > 1). */
 bool pdnn_conv_1x1_ldb_x_compact(const pdnn_conv_gemm_geom *g);

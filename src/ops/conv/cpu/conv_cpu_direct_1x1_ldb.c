@@ -211,7 +211,6 @@ typedef struct {
     bool ablk;                        /* A in row blocks that stay in L2 (a_blocked) */
     bool rmaj;                        /* tasks ordered row block before image */
     bool bpack;                       /* B's block copied into contiguous panels */
-    bool nts;                         /* C by non-temporal stores (streamed_c) */
     pdnn_f32_gemm_ldb_copy_ukernel_fn cpk; /* the kernel's copying form (bpack) */
 } ldb_run;
 
@@ -459,8 +458,7 @@ static void ldb_task(const ldb_run *r, int64_t t)
                                      * the copy's panels (no prefetch) */
                     const int64_t r0 = ((i - ib) / mr) * rps;
                     const bool pf = inb && nb && r0 < nk;
-                    (r->nts ? pdnn_f32_ldb_strip_nt_6x16__avx2_fma : pdnn_f32_ldb_strip_6x16__avx2_fma)(
-                                                      (size_t)min64(mr, ie - i), (size_t)(pend - P.p0), (size_t)kc, a,
+                    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)min64(mr, ie - i), (size_t)(pend - P.p0), (size_t)kc, a,
                                                       r->a_rs, r->a_cs, inb ? bg + pc * r->ldb + P.p0 : bp,
                                                       inb ? r->ldb : nr, inb ? nr : kc * nr, c + P.p0, r->rs_c,
                                                       r->alpha, beff, pf ? nb + r0 * r->ldb : NULL,
@@ -673,24 +671,6 @@ bool pdnn_conv_1x1_ldb_b_copied(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
     return copy_rows(&r);
 }
 
-/* The forward's y by non-temporal stores (conv_cpu_direct_1x1.h): it would leave the
- * caches anyway, and its lines then take no read for ownership (ResNet-50
- * res2a_branch2c, 64 -> 256 on 56 x 56, minibatch 32, one thread, CPU clock: 46.8-47.3
- * -> 44.4-44.6 ms). The stores change no value. */
-bool pdnn_conv_1x1_ldb_streamed(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
-{
-    const pdnn_conv_geom3 *G = &g->geo;
-    if (dir != PDNN_CONV_FWD || g->t != PDNN_DATA_FLOAT || pdnn_conv_1x1_ldb_x_compact(g) ||
-        pdnn_conv_1x1_ldb_batched(g, dir) || pdnn_conv_1x1_ldb_a_blocked(g, dir))
-        return false;
-    const pdnn_gemm_ldb_ukernel *uk = ldb_kernel(G->kg, G->cg, true);
-    /* the channels one block: LDB_TASK_KC where the pixels outnumber the rows */
-    const int64_t kc = G->kg > g->npix ? LDB_KC : LDB_TASK_KC;
-    if (uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma || G->cg > kc || g->npix <= uk->nr) return false;
-    const double ybytes = (double)g->n * (double)g->g * (double)G->kg * (double)g->npix * (double)g->es;
-    return ybytes > (double)pdnn_cpu_cache_sizes()->l3;
-}
-
 void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
                            pdnn_conv_dir dir, const pdnn_conv_args *arg, void *ws, int nt)
 {
@@ -722,7 +702,6 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     r.ablk = pdnn_conv_1x1_ldb_a_blocked(g, dir);
     r.kc = r.m > bpix && !r.ablk ? LDB_KC : LDB_TASK_KC;
     r.cpk = copy_kernel(r.uk, dir, r.ablk, r.m);
-    r.nts = r.beta == 0.0f && pdnn_conv_1x1_ldb_streamed(g, dir);
     if (r.m == 0 || r.n == 0 || np == 0) return;
     pdnn_conv_gemm_arena ar = pdnn_conv_gemm_arena_on(ws);
     /* backward data: W^T's rows are far apart and its columns a filter row apart, so it
