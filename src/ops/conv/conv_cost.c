@@ -141,15 +141,18 @@ static double wino_flops(const pdnn_conv_problem *p, const sizes *s)
     const double tl = p->dir == PDNN_CONV_BWD_FILTER ? cdiv(s->n * tiles, 64) * 64 : s->n * tiles;
     const double tr = 4 * 10.0 * xi * s->g * tl * (cin + cout);
     /* AVX2, forward and backward data with few tiles (the schedule of
-     * conv_cpu_wino_cl.c) and a point's transformed filter of 256 x 256 or more (a
-     * quarter of a 1 MiB L2 and up): each of the alpha^2 GEMMs streams its K x C/g matrix
-     * for a few columns, at 2-3x the time the rate above gives (one thread, minibatch 1,
-     * backward data: 512 -> 512 on 7 x 7 5.2 ms, 4.2 for cpu:direct_phase; on 14 x 14
-     * 15.8; on 28 x 28 39.1; 256 -> 256 on 14 x 14 5.0, forward 4.2 against GEMM's 3.4;
-     * 128 -> 128 on 28 x 28 1.5, as the rate gives) */
+     * conv_cpu_wino_cl.c) and a point's transformed filter of 512 x 512 or more (1 MiB,
+     * twice the L2): each of the alpha^2 GEMMs streams its K x C/g matrix from L3 for a
+     * few columns, at 2-3x the time the rate above gives (minibatch 1: backward data 512
+     * -> 512 on 7 x 7, 2 threads, 2.5-3.5 ms against cpu:direct_phase's 1.9-2.6; forward
+     * on 14 x 14, VGG-16 conv5_1, 9.0-10.4 against GEMM's 7.1-9.1; one thread, backward
+     * data on 14 x 14 15.8 ms, on 28 x 28 39.1). 256 x 256 runs faster on Winograd at 2
+     * threads (ResNet-50 res4b_branch2b: forward 1.0-1.5 ms against GEMM's 1.6-1.9,
+     * backward data 1.1-1.5 against cpu:direct_phase's 2.1-2.4), though at one thread
+     * its forward is on GEMM's time (3.4 against 4.2 ms). */
     double slow = 1.0;
     if (p->dir != PDNN_CONV_BWD_FILTER && pdnn_cpu_isa() == PDNN_ISA_AVX2 && s->g == 1 &&
-        s->n * tiles <= 96 && s->kg * s->cg >= 256.0 * 256.0)
+        s->n * tiles <= 96 && s->kg * s->cg >= 512.0 * 512.0)
         slow = 3.0;
     return slow * gemm / (0.8 * fill(cout, 6) * cin / (cin + 24)) + tr;
 }
