@@ -97,11 +97,10 @@ void pdnn_conv_1x1_bwdf_a2_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_
      * on the problem only) */
     const int64_t nblk = cdiv(np, A2_BK);
     const int64_t bk = min64(cdiv(cdiv(np, nblk), 16) * 16, np);
-    /* blocks (n, block) in order, in chunks of upc sharing B's panel buffer, each C tile
-     * summing them one after the other (the same sums as block by block); one a chunk
-     * (several short images, chunks of A2_BK / bk of them, are not taken: their
-     * chunks, measured at mb32, were still slower than the generic form) */
-    const int64_t nu = nimg * nblk, upc = 1;
+    /* blocks (n, block) in order, each C tile summing them one after the other (several
+     * short images in one block, A2_BK / bk of them, measured at mb32, were still slower
+     * than the generic form: not taken) */
+    const int64_t nu = nimg * nblk;
     const int64_t npan = cdiv(nb, A2_NR), nrp = cdiv(ma, A2_MR);
     const int ntt = nt > 1 ? nt : 1;
     /* by B's panels where they split evenly (no transposes repeated), else A's rows */
@@ -117,27 +116,16 @@ void pdnn_conv_1x1_bwdf_a2_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_
             r1 = min64(ma, nrp * (t + 1) / ntasks * A2_MR);
         }
         _Alignas(64) float bt[A2_BK * A2_NR];
-        for (int64_t u0 = 0; u0 < nu; u0 += upc) {
-            const int64_t u1 = min64(nu, u0 + upc);
+        for (int64_t u = 0; u < nu; u++) {
+            const int64_t n = u / nblk, p0 = u % nblk * bk, kc = min64(bk, np - p0);
             for (int64_t q = q0; q < q1; q++) {
-                /* B's panel over the chunk's blocks: kc pixels x 16 channels each, one
-                 * after the other */
+                /* B's panel of the block: kc pixels x 16 channels */
                 const int64_t j = q * A2_NR, w = min64(A2_NR, nb - j);
-                for (int64_t u = u0, off = 0; u < u1; u++) {
-                    const int64_t n = u / nblk, p0 = u % nblk * bk, kc = min64(bk, np - p0);
-                    pdnn_f32_transpose__avx2((size_t)w, (size_t)kc, B + n * b_is + j * b_cs + p0,
-                                             b_cs, bt + off * A2_NR, A2_NR);
-                    off += kc;
-                }
+                pdnn_f32_transpose__avx2((size_t)w, (size_t)kc, B + n * b_is + j * b_cs + p0, b_cs, bt, A2_NR);
                 for (int64_t i = r0; i < r1; i += A2_MR)
-                    for (int64_t u = u0, off = 0; u < u1; u++) {
-                        const int64_t n = u / nblk, p0 = u % nblk * bk, kc = min64(bk, np - p0);
-                        pdnn_f32_ldb_strip_6x16__avx2_fma(
-                            (size_t)min64(A2_MR, r1 - i), (size_t)w, (size_t)kc,
-                            A + n * a_is + p0 + i * a_cs, a_cs, 1, bt + off * A2_NR, A2_NR, 0,
-                            S + i * ldc + j, ldc, al, u == 0 ? be0 : 1.0f, NULL, 0);
-                        off += kc;
-                    }
+                    pdnn_f32_ldb_strip_6x16__avx2_fma((size_t)min64(A2_MR, r1 - i), (size_t)w, (size_t)kc,
+                                                      A + n * a_is + p0 + i * a_cs, a_cs, 1, bt, A2_NR, 0,
+                                                      S + i * ldc + j, ldc, al, u == 0 ? be0 : 1.0f, NULL, 0);
             }
         }
         if (!direct) {
