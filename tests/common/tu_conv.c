@@ -707,3 +707,55 @@ void tu_conv_check_refused(const pdnn_impl *im, const tu_conv_shape *s, pdnn_con
     const bool ok = im->supports(&cs.p, &why);
     TU_CHECK(!ok && why && why[0], "%s: supported (or no reason)", what);
 }
+
+tu_conv_shape tu_conv_dw_plane_shape(const int c[7], int i)
+{
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, c[4], c[3], 1, 1, c[0], c[1], 3, 3, c[2],
+                                      1, 1);
+    s.pe[0] = s.pe[1] = c[5];
+    s.flip = i % 3 == 1;
+    s.krsc = i % 4 == 2;
+    s.xkind = s.ykind = c[6] ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
+    tu_conv_finish_shape(&s);
+    return s;
+}
+
+int tu_conv_dw_plane_sweep(const int (*cfg)[7], int n, const pdnn_impl *entry,
+                           bool (*applies)(const pdnn_conv_problem *),
+                           bool (*rule)(pdnn_conv_dir, const int *row), const char *what, long *runs)
+{
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    int ran = 0;
+    const long runs0 = tu_conv_dw_path_runs;
+    for (int i = 0; i < n; i++) {
+        const int *c = cfg[i];
+        const tu_conv_shape s = tu_conv_dw_plane_shape(c, i);
+        for (int d = 0; d < 3; d++) {
+            const pdnn_conv_dir dir = (pdnn_conv_dir)d;
+            tu_conv_setup cs;
+            tu_conv_setup_init(&cs, &s, dir);
+            /* a gapped layout may put the columns at a stride: refused */
+            const bool unit = cs.p.xs[3] == 1 && cs.p.ys[3] == 1;
+            const bool offered = rule(dir, c), want = offered && unit;
+            TU_CHECK(applies(&cs.p) == want, "%s %dx%d s%d %s: applies %d, expected %d", what, c[0], c[1], c[2],
+                     tu_conv_dir_name(dir), !want, want);
+            if (want && !c[6]) {
+                for (int k = 0; k < 2; k++)
+                    tu_conv_check(entry, &s, dir, (i + k) % 5 != 4, al[(i + d + k) % 3], be[(i + 2 * d + k) % 4],
+                                  0, true);
+                ran++;
+            } else if (offered && c[6]) {
+                /* the check draws its own gapped layout: drawn until the path ran on one */
+                const long r0 = tu_conv_dw_path_runs;
+                tu_conv_dw_path_any_layout = true;
+                for (int k = 0; k < 400 && tu_conv_dw_path_runs == r0; k++)
+                    tu_conv_check(entry, &s, dir, i % 5 != 4, al[(i + d) % 3], be[(i + 2 * d) % 4], 0, true);
+                tu_conv_dw_path_any_layout = false;
+                TU_CHECK(tu_conv_dw_path_runs > r0, "%s %dx%d %s: no gapped layout ran", what, c[0], c[1],
+                         tu_conv_dir_name(dir));
+            }
+        }
+    }
+    *runs = tu_conv_dw_path_runs - runs0;
+    return ran;
+}

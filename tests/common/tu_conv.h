@@ -147,6 +147,20 @@ const pdnn_impl *tu_conv_dw_path_entry(const pdnn_dw_path *path, const char *nam
 extern long tu_conv_dw_path_runs;
 extern bool tu_conv_dw_path_any_layout;
 
+/* The 3 x 3 depthwise plane tests' tables: a row {H, W, stride, channels, images, end
+ * padding, gapped} gives the f32 problem with padding 1 at the start and the row's at the
+ * end, flipped where i % 3 == 1, KRSC where i % 4 == 2, packed or gapped. */
+tu_conv_shape tu_conv_dw_plane_shape(const int c[7], int i);
+/* Sweeps n table rows through a path's test entry (tu_conv_dw_path_entry, applies its
+ * applies): for every direction the path must take a row exactly where rule(dir, row)
+ * holds and x's and y's columns are unit-stride; packed rows taken are then checked twice
+ * with tu_conv_check (alphas and betas drawn from the row and direction), gapped rows the
+ * rule offers on drawn layouts until the path ran on one. what names the path in the
+ * messages. Returns the packed direction cases run; *runs: the path runs counted. */
+int tu_conv_dw_plane_sweep(const int (*cfg)[7], int n, const pdnn_impl *entry,
+                           bool (*applies)(const pdnn_conv_problem *),
+                           bool (*rule)(pdnn_conv_dir, const int *row), const char *what, long *runs);
+
 /* Checks every direction f serves on s with tu_conv_check (exact tolerance,
  * must_support), each with its own alpha drawn from {1, 2, -0.5} and beta from
  * {0, 0, 1, -1.5, 0.5} (beta == 0 twice as likely: the NaN-poisoned output). */

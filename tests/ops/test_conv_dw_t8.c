@@ -46,62 +46,24 @@ static const int cfg[][7] = {
     {33, 5, 2, 8, 2, 1, 0},   {4, 1, 2, 5, 2, 1, 0},    {11, 8, 2, 1, 3, 1, 0},
     {20, 16, 2, 7, 1, 1, 0}};
 
-static tu_conv_shape cfg_shape(int i)
+static tu_conv_shape cfg_shape(int i) { return tu_conv_dw_plane_shape(cfg[i], i); }
+
+/* the directions the path takes (AVX2) */
+static bool rule(pdnn_conv_dir dir, const int *row)
 {
-    const int *c = cfg[i];
-    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, c[4], c[3], 1, 1, c[0], c[1], 3, 3, c[2],
-                                      1, 1);
-    s.pe[0] = s.pe[1] = c[5];
-    s.flip = i % 3 == 1;
-    s.krsc = i % 4 == 2;
-    s.xkind = s.ykind = c[6] ? TU_LAYOUT_GAPPED : TU_LAYOUT_PACKED;
-    tu_conv_finish_shape(&s);
-    return s;
+    return pdnn_cpu_isa() == PDNN_ISA_AVX2 &&
+           (dir == PDNN_CONV_FWD || (dir == PDNN_CONV_BWD_DATA && row[2] == 1));
 }
 
 static void test_path(void)
 {
     const bool avx2 = pdnn_cpu_isa() == PDNN_ISA_AVX2;
-    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
-    int ran = 0;
-    const long runs0 = tu_conv_dw_path_runs;
-    for (int i = 0; i < (int)(sizeof cfg / sizeof cfg[0]); i++) {
-        const int *c = cfg[i];
-        const tu_conv_shape s = cfg_shape(i);
-        for (int d = 0; d < 3; d++) {
-            const pdnn_conv_dir dir = (pdnn_conv_dir)d;
-            tu_conv_setup cs;
-            tu_conv_setup_init(&cs, &s, dir);
-            /* a gapped layout may put the columns at a stride: refused */
-            const bool unit = cs.p.xs[3] == 1 && cs.p.ys[3] == 1;
-            const bool rule = avx2 && (dir == PDNN_CONV_FWD ||
-                                       (dir == PDNN_CONV_BWD_DATA && c[2] == 1));
-            const bool want = rule && unit;
-            TU_CHECK(pdnn_dwt8_applies(&cs.p) == want,
-                     "t8 planes %dx%d s%d %s: applies %d, expected %d", c[0], c[1], c[2],
-                     tu_conv_dir_name(dir), !want, want);
-            if (want && !c[6]) {
-                for (int k = 0; k < 2; k++)
-                    tu_conv_check(t8_entry, &s, dir, (i + k) % 5 != 4, al[(i + d + k) % 3],
-                                  be[(i + 2 * d + k) % 4], 0, true);
-                ran++;
-            } else if (rule && c[6]) {
-                /* the check draws its own gapped layout: drawn until the path ran on one */
-                const long r0 = tu_conv_dw_path_runs;
-                tu_conv_dw_path_any_layout = true;
-                for (int k = 0; k < 400 && tu_conv_dw_path_runs == r0; k++)
-                    tu_conv_check(t8_entry, &s, dir, i % 5 != 4, al[(i + d) % 3],
-                                  be[(i + 2 * d) % 4], 0, true);
-                tu_conv_dw_path_any_layout = false;
-                TU_CHECK(tu_conv_dw_path_runs > r0, "t8 planes %dx%d %s: no gapped layout ran",
-                         c[0], c[1], tu_conv_dir_name(dir));
-            }
-        }
-    }
+    long runs;
+    const int ran = tu_conv_dw_plane_sweep(cfg, (int)(sizeof cfg / sizeof cfg[0]), t8_entry, pdnn_dwt8_applies, rule,
+                                           "t8 planes", &runs);
     /* each check runs the entry twice (1 and 2 threads) */
-    TU_CHECK(!avx2 || (ran >= 40 && tu_conv_dw_path_runs - runs0 >= 4 * ran + 6),
-             "t8 planes: %d packed direction cases, %ld path runs", ran,
-             tu_conv_dw_path_runs - runs0);
+    TU_CHECK(!avx2 || (ran >= 40 && runs >= 4 * ran + 6), "t8 planes: %d packed direction cases, %ld path runs",
+             ran, runs);
     /* refused: 17 columns, padding 0, stride 1 with the end padding 0 (a smaller output),
      * dilation 2, 5x5, multiplier 2, NHWC, double, 1-d, stride 2 x 1, stride 3, backward
      * data at stride 2, planes past the buffer (70 rows), stride-1 rows of 9+ columns in
