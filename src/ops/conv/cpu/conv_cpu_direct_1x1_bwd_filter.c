@@ -26,14 +26,14 @@
  * pixels with a small filter by dot products along the pixels
  * (conv_cpu_direct_1x1_dot.c); on AVX2 (not AVX-512) NCHW-like images of one group by
  * the GEMM with the pixels as the sum of conv_cpu_direct_1x1_bwdf_a2.c.
- * In place over several images the K blocks split into two parts (BWDF_PARTS), each
- * summed into its own dW-sized block, added in part order at the end.
+ * In place over several images and for dW under 1 MiB, the K blocks split into two parts
+ * (BWDF_PARTS), each summed into its own dW-sized block, added in part order at the end.
  * Threads split the parts and the buffer's tiles, and each block is summed the same way
  * whoever computes it, so results do not depend on the thread count. Exact on small
  * integers.
  *
  * Workspace: the accumulation buffer (K * C/groups elements, dW's size) when A = x; the
- * second part's block (dW's size) in place over several images; channels-last
+ * second part's block (dW's size, under 1 MiB) in place over several images; channels-last
  * also one K block of packed A and B ((K + C) / groups * 256 elements per group); the dot
  * path none where dy and x fit in half of L2, else its lane sums (64 bytes per filter
  * element); the ldb path none. */
@@ -82,8 +82,13 @@ typedef struct {
  * a part instead of once a task, and every thread reads its own half of the operands
  * (minibatch 32, two threads, best of 6 runs: ResNet-50 res2a_branch2c 16.8 -> 13.2 ms,
  * res3a_branch1 36.8 -> 29.6, MobileNet-v2 b12_project 3.43 -> 2.53; one thread the same
- * or faster). At most as many parts as K blocks (none empty). */
+ * or faster). At most as many parts as K blocks (none empty). Only for dW under
+ * BWDF_PARTS_MAX_BYTES (a fixed bound, not the cache size: the bits never depend on the
+ * machine): the second block's writes and the final pass cost more than they save on
+ * large filters over few columns (res5b_branch2a, 2048 -> 512 on 7 x 7, 4 MiB: 11.5 ->
+ * 12.7 ms; res5a_branch1 8 MiB 26.8 -> 27.8; the 1 MiB ones even). */
 #define BWDF_PARTS 2
+#define BWDF_PARTS_MAX_BYTES ((int64_t)1 << 20)
 
 /* Share of an m x n product's MR x NR tiles that holds real elements. */
 static double tile_fill(const pdnn_gemm_ukernel *uk, int64_t m, int64_t n)
@@ -133,7 +138,9 @@ static void bwdf_plan_init(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
      * res5a_branch1 minibatch 32, one thread: 61-65 -> 53-56 ms) */
     pl->cross = pl->inplace && g->n > 1 && g->npix % pl->kcmax != 0 && g->npix < 4 * pl->kcmax;
     pl->parts = 1;
-    if (pl->inplace && g->n > 1) pl->parts = min64(BWDF_PARTS, bwdf_nblocks(pl)); /* none empty */
+    const int64_t dwb = pdnn_conv_gemm_mul3(g->g * pl->ma, pl->nb, (int64_t)g->es); /* < 0: overflow */
+    if (pl->inplace && g->n > 1 && dwb >= 0 && dwb < BWDF_PARTS_MAX_BYTES)
+        pl->parts = min64(BWDF_PARTS, bwdf_nblocks(pl)); /* none empty */
 }
 
 static void bwdf_layout(const bwdf_plan *pl, pdnn_conv_gemm_arena *a, char **buf, char **pbuf,
