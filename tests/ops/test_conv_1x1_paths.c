@@ -445,16 +445,18 @@ static void test_bwdf(void)
      * order (1 and 2 blocks of 256-pixel images; 1 and 2 blocks across short images;
      * x as A, the sums blended into dw with beta; FLOAT and DOUBLE), one block only
      * (no second part); 1 and 2 threads give the same bits (tu_conv_check) */
-    s = shape(3, 1, 24, 40, 16, 16, 1, TU_LAYOUT_PACKED);
-    check_path(&s, bw, any_path, true);
-    s = shape(5, 1, 11, 70, 9, 13, 1, TU_LAYOUT_PACKED);
-    check_path(&s, bw, any_path, true);
-    s = shape(3, 1, 65, 64, 16, 16, 1, TU_LAYOUT_PACKED);
-    check_path(&s, bw, any_path, true);
-    s.t = PDNN_DATA_DOUBLE;
-    check_path(&s, bw, any_path, true);
-    s = shape(2, 1, 9, 14, 5, 5, 1, TU_LAYOUT_PACKED);
-    check_path(&s, bw, any_path, true);
+    static const int parts[][5] = {
+        /* n, cg (x), kg (dy), h, w */
+        {3, 24, 40, 16, 16}, {5, 11, 70, 9, 13}, {3, 65, 64, 16, 16}, {2, 9, 14, 5, 5},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        s = shape(parts[i][0], 1, parts[i][1], parts[i][2], parts[i][3], parts[i][4], 1, TU_LAYOUT_PACKED);
+        check_path(&s, bw, any_path, true);
+        if (i == 2) { /* x as A, DOUBLE */
+            s.t = PDNN_DATA_DOUBLE;
+            check_path(&s, bw, any_path, true);
+        }
+    }
 }
 
 /* Backward filter on AVX2 (conv_cpu_direct_1x1_bwdf_a2.c): dy as A written straight into
