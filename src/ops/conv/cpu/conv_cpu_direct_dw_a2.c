@@ -101,12 +101,5 @@ bool pdnn_dwa2_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     return a2_conv(p, true, dy, w, dx, alpha, beta, nthreads);
 }
 
-bool pdnn_dwa2_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
-                          float *dw, float alpha, float beta, int nthreads)
-{
-    (void)p, (void)x, (void)dy, (void)dw, (void)alpha, (void)beta, (void)nthreads;
-    return false;
-}
-
 const pdnn_dw_path pdnn_dwa2_path = {pdnn_dwa2_applies,
-                                     {pdnn_dwa2_fwd, pdnn_dwa2_bwd_data, pdnn_dwa2_bwd_filter}};
+                                     {pdnn_dwa2_fwd, pdnn_dwa2_bwd_data, NULL}};

@@ -19,11 +19,7 @@ bool pdnn_dwa2_fwd(const pdnn_conv_problem *p, const float *x, const float *w, f
                    float alpha, float beta, int nthreads);
 bool pdnn_dwa2_bwd_data(const pdnn_conv_problem *p, const float *dy, const float *w,
                         float *dx, float alpha, float beta, int nthreads);
-/* Backward filter is not served: always false. */
-bool pdnn_dwa2_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
-                          float *dw, float alpha, float beta, int nthreads);
-
-/* The three above as a pdnn_dw_path. */
+/* The two above as a pdnn_dw_path (backward filter not served). */
 extern const pdnn_dw_path pdnn_dwa2_path;
 
 #endif

@@ -17,15 +17,16 @@ typedef bool (*pdnn_dw_path_fn)(const pdnn_conv_problem *p, const float *src, co
 
 typedef struct {
     bool (*applies)(const pdnn_conv_problem *p); /* NULL: not offered */
-    pdnn_dw_path_fn run[3];                      /* FWD, BWD_DATA, BWD_FILTER */
+    pdnn_dw_path_fn run[3]; /* FWD, BWD_DATA, BWD_FILTER; NULL: direction not served */
 } pdnn_dw_path;
 
-/* Runs p->dir of path on the arguments a; false when the path refuses the problem. */
+/* Runs p->dir of path on the arguments a; false when the path refuses the problem or
+ * does not serve the direction. */
 static inline bool pdnn_dw_path_run(const pdnn_dw_path *path, const pdnn_conv_problem *p,
                                     const pdnn_conv_args *a, int nthreads)
 {
-    return path->run[p->dir](p, a->src, a->wei, a->dst, (float)a->alpha, (float)a->beta,
-                             nthreads);
+    return path->run[p->dir] && path->run[p->dir](p, a->src, a->wei, a->dst, (float)a->alpha,
+                                                  (float)a->beta, nthreads);
 }
 
 /* ---- what the paths share around their kernels */

@@ -171,12 +171,5 @@ bool pdnn_dwt8_bwd_data(const pdnn_conv_problem *p, const float *dy, const float
     return t8_conv(p, true, dy, w, dx, alpha, beta, nthreads);
 }
 
-bool pdnn_dwt8_bwd_filter(const pdnn_conv_problem *p, const float *x, const float *dy,
-                          float *dw, float alpha, float beta, int nthreads)
-{
-    (void)p, (void)x, (void)dy, (void)dw, (void)alpha, (void)beta, (void)nthreads;
-    return false;
-}
-
 const pdnn_dw_path pdnn_dwt8_path = {pdnn_dwt8_applies,
-                                     {pdnn_dwt8_fwd, pdnn_dwt8_bwd_data, pdnn_dwt8_bwd_filter}};
+                                     {pdnn_dwt8_fwd, pdnn_dwt8_bwd_data, NULL}};
