@@ -6,34 +6,9 @@
 #include <stdint.h>
 
 #include "cpu/ukernels/dwconv/dwt8_ukernels.h"
+#include "cpu/ukernels/transpose/transpose8_avx2.h"
 
 #define T8_INLINE static inline __attribute__((always_inline))
-
-T8_INLINE __m256i t8_mask(size_t n) /* the first n of 8 lanes */
-{
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
-}
-
-/* r[0..7] (8 rows of 8) transposed in place: r[k] lane i = old r[i] lane k. */
-T8_INLINE void t8_transpose(__m256 r[8])
-{
-    __m256 t[8], u[8];
-    for (int p = 0; p < 4; p++) {
-        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);
-        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);
-    }
-    for (int h = 0; h < 2; h++) {
-        u[4 * h] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
-        u[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
-        u[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
-        u[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
-    }
-    for (int k = 0; k < 4; k++) {
-        r[k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
-        r[k + 4] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
-    }
-}
 
 /* Pixels f .. f + n - 1 (n <= 8) of a run of the nc planes (x + c cs + f) transposed;
  * pixel f + k then stored at buf + 8 idx[k]. */
@@ -50,11 +25,11 @@ T8_INLINE void t8_pack8(size_t nc, size_t n, const float *x, ptrdiff_t cs, float
         for (size_t c = 0; c < 8; c++)
             r[c] = c < nc ? _mm256_loadu_ps(x + (ptrdiff_t)c * cs) : _mm256_setzero_ps();
     } else {
-        const __m256i m = t8_mask(n);
+        const __m256i m = pdnn_lane_mask8__avx2(n);
         for (size_t c = 0; c < 8; c++)
             r[c] = c < nc ? _mm256_maskload_ps(x + (ptrdiff_t)c * cs, m) : _mm256_setzero_ps();
     }
-    t8_transpose(r);
+    pdnn_transpose8x8__avx2(r);
     for (size_t k = 0; k < n; k++) _mm256_storeu_ps(buf + 8 * idx[k], r[k]);
 }
 
@@ -131,8 +106,8 @@ T8_INLINE void t8_piece(const size_t s, const size_t N, const size_t nc, const f
             }
         }
     }
-    t8_transpose(acc);
-    const __m256i mk = t8_mask(N);
+    pdnn_transpose8x8__avx2(acc);
+    const __m256i mk = pdnn_lane_mask8__avx2(N);
 #pragma GCC unroll 8
     for (size_t c = 0; c < nc; c++) {
         float *d = y + (ptrdiff_t)c * cs;
