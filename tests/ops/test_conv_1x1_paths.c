@@ -16,7 +16,8 @@
  *    short images with dx's pixels contiguous (written in one pass) and gapped (scattered);
  *    the forward's B blocks copied into panels where x's rows are not 64 bytes apart;
  *  - backward filter: the dot-product path up to 8192 filter elements (AVX-512; one
- *    pass, or pixel blocks with the lanes kept between them), the GEMM form past it (on
+ *    pass, or pixel blocks with the lanes kept between them, in one part or two split
+ *    mid-image), the GEMM form past it (on
  *    the 12 x 32 kernel where its tiles are fuller; one image's blocks balanced between
  *    the threads), its K blocks across short images (FLOAT and DOUBLE); on AVX2 the
  *    GEMM form with the pixels as the sum (conv_cpu_direct_1x1_bwdf_a2.c).
@@ -419,6 +420,12 @@ static void test_bwdf(void)
     s = shape(3, 1, 9, 8, 23, 25, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, takes_dot, avx512);
     s = shape(1, 1, 30, 4, 16, 33, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+    /* past one pass: the sum in two parts split mid-image (three images of 61 x 67, a
+     * 6 x 20 filter), and in one part (24 x 8: as many tile rows as the threads want) */
+    s = shape(3, 1, 20, 6, 61, 67, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, takes_dot, avx512);
+    s = shape(1, 1, 8, 24, 100, 110, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, takes_dot, avx512);
     /* the GEMM form's K blocks across short images (14 x 14: a block of 256 straddles
      * two images; 7 x 7 at stride 2: dx strided, gathered), runs of the transposes */
