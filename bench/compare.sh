@@ -8,25 +8,29 @@
 #
 # usage: bench/compare.sh [--dir=FWD_D|FWD_B|BWD_D|BWD_W] [--mb=N] [-t THREADS]
 #                         [--tag=nchw|nhwc] [-r ROUNDS] [-m SECONDS] [-c] [--timing=best|mean]
-#                         [--algo=NAME] [--bin=DIR] BATCH_FILE|PROBLEM|--batch=FILE ...
+#                         [--algo=NAME] [--bin=DIR] [--repeat=N] BATCH_FILE|PROBLEM|--batch=FILE ...
 #
 # Defaults: 2 threads, FWD_D, the descriptors' minibatch, pdnn's algorithm "auto"
-# (--algo goes to pdnn only), binaries in $PDNN_BENCH_BIN or build/bin. A plain file
-# argument is read as a batch file. Any other option is passed to both drivers, before
-# the problems whatever its place on the line.
+# (--algo goes to pdnn only), binaries in $PDNN_BENCH_BIN or build/bin, one process of
+# each driver per problem (--repeat=N: N of each, alternating, the lowest time of each
+# side kept: on a shared machine a whole process can run slow). A plain file argument is
+# read as a batch file. Any other option is passed to both drivers, before the problems
+# whatever its place on the line.
 # Example: bench/compare.sh --mb=32 --dir=BWD_D bench/shapes/resnet50
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="${PDNN_BENCH_BIN:-$here/../build/bin}"
 threads=2
+repeat=1
 common=()
 probs=()
 pdnn_only=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --bin=*) bin="${1#--bin=}" ;;
+    --repeat=*) repeat="${1#--repeat=}" ;;
     -t) [ $# -ge 2 ] || { echo "compare.sh: -t needs a thread count" >&2; exit 2; }
         threads="$2"; shift ;;
     --threads=*) threads="${1#--threads=}" ;;
@@ -47,6 +51,9 @@ done
 # after them
 case "$threads" in
   ''|*[!0-9]*) echo "compare.sh: -t takes one thread count, not '$threads'" >&2; exit 2 ;;
+esac
+case "$repeat" in
+  ''|*[!0-9]*|0) echo "compare.sh: --repeat takes a count of 1 or more, not '$repeat'" >&2; exit 2 ;;
 esac
 pdnn="$bin/pdnn-bench"
 peer="$bin/pdnn-bench-onednn"
@@ -70,23 +77,41 @@ fi
 model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || echo unknown)
 echo "# compare.sh $(date '+%Y-%m-%d %H:%M'), $model, $(nproc) online, threads $threads," \
      "load $(cut -d' ' -f1 /proc/loadavg)"
-echo "# args: ${common[*]-} ${pdnn_only[*]-} ${probs[*]-}"
+echo "# args: ${common[*]-} ${pdnn_only[*]-} ${probs[*]-}, $repeat process(es) a side a problem"
 echo "# ratio = oneDNN ms / pdnn ms (>1: pdnn faster); oneDNN ms = primitive alone," \
      "reorder ms = its reorders from/to plain layouts"
 printf '%-34s %-5s %10s %10s %7s %10s  %s\n' "# problem" dir "pdnn ms" "oneDNN ms" ratio \
        "reorder ms" "pdnn algo:impl / oneDNN impl"
 
 # milliseconds with 3 decimals; anything else (a status) as it is
+# faster ROW_A ROW_B FIELD: the row of the two whose status (field 13) is ok and whose ms
+# (field FIELD) is lower; an empty or failed row loses to an ok one.
+faster() {
+  local a="$1" b="$2" f="$3"
+  [ -n "$a" ] || { printf '%s' "$b"; return; }
+  [ -n "$b" ] || { printf '%s' "$a"; return; }
+  awk -v a="$a" -v b="$b" -v f="$f" 'BEGIN {
+    na = split(a, x, ","); nb = split(b, y, ",")
+    oka = x[13] == "ok"; okb = y[13] == "ok"
+    if (okb && (!oka || y[f] + 0 < x[f] + 0)) print b; else print a }'
+}
+
 ms() { case "$1" in [0-9]*) awk -v x="$1" 'BEGIN { printf "%.3f", x }' ;; *) printf '%s' "$1" ;; esac; }
 
 ratios=()
 failed=0
 for i in $(seq 1 "$n"); do
-  p_row=$("$pdnn" --mode=P --csv -t "$threads" --index="$i" "${common[@]+"${common[@]}"}" \
-            "${pdnn_only[@]+"${pdnn_only[@]}"}" "${probs[@]+"${probs[@]}"}" | grep '^P,' | \
-            head -1 || true)
-  q_row=$("$peer" --mode=P --csv -t "$threads" --index="$i" "${common[@]+"${common[@]}"}" \
-            "${probs[@]+"${probs[@]}"}" | grep '^P,' | head -1 || true)
+  p_row=""
+  q_row=""
+  for _rep in $(seq 1 "$repeat"); do
+    p_new=$("$pdnn" --mode=P --csv -t "$threads" --index="$i" "${common[@]+"${common[@]}"}" \
+              "${pdnn_only[@]+"${pdnn_only[@]}"}" "${probs[@]+"${probs[@]}"}" | grep '^P,' | \
+              head -1 || true)
+    q_new=$("$peer" --mode=P --csv -t "$threads" --index="$i" "${common[@]+"${common[@]}"}" \
+              "${probs[@]+"${probs[@]}"}" | grep '^P,' | head -1 || true)
+    p_row=$(faster "$p_row" "$p_new" 10)
+    q_row=$(faster "$q_row" "$q_new" 10)
+  done
   # CSV: P,label,desc,dir,dt,tag,threads,algo,impl,ms,gflops,ws_mib,status[,reorder_ms]
   IFS=, read -r _ label _ dir _ _ _ p_algo p_impl p_ms _ _ p_st <<<"$p_row" || true
   IFS=, read -r _ _ _ _ _ _ _ _ q_impl q_ms _ _ q_st q_re <<<"$q_row" || true
