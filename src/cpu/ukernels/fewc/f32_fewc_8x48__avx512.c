@@ -19,6 +19,16 @@ AI const float *at(const float *p, ptrdiff_t o)
     return (const float *)((uintptr_t)p + (uintptr_t)(o * (ptrdiff_t)sizeof(float)));
 }
 
+/* The lanes kk of alpha * acc (+ beta * p's when beta != 0: a rounded product, then an
+ * addition) to p. */
+AI void put(float *p, __mmask16 kk, __m512 acc, float alpha, float beta)
+{
+    __m512 e = alpha == 1.0f ? acc : _mm512_mul_ps(_mm512_set1_ps(alpha), acc);
+    if (beta != 0)
+        e = _mm512_add_ps(e, _mm512_mul_ps(_mm512_set1_ps(beta), _mm512_maskz_loadu_ps(kk, p)));
+    _mm512_mask_storeu_ps(p, kk, e);
+}
+
 AI void tile(const int NV, size_t mr, size_t nc, size_t ntap, const float *src, ptrdiff_t scs,
              const ptrdiff_t *toff, const uint16_t *masks, const float *wp, float *dst,
              ptrdiff_t drs, __mmask16 klast, float alpha, float beta)
@@ -49,7 +59,6 @@ AI void tile(const int NV, size_t mr, size_t nc, size_t ntap, const float *src, 
             }
         }
     }
-    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
     /* constant trip counts keep the accumulators in registers (a loop to mr made gcc
      * keep them in memory) */
 #pragma GCC unroll 8
@@ -57,13 +66,8 @@ AI void tile(const int NV, size_t mr, size_t nc, size_t ntap, const float *src, 
         if ((size_t)i >= mr) break;
         float *d = dst + (ptrdiff_t)i * drs;
 #pragma GCC unroll 3
-        for (int v = 0; v < NV; v++) {
-            const __mmask16 kk = v == NV - 1 ? klast : (__mmask16)0xFFFF;
-            __m512 e = alpha == 1.0f ? acc[i][v] : _mm512_mul_ps(va, acc[i][v]);
-            if (beta != 0)
-                e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(kk, d + v * L)));
-            _mm512_mask_storeu_ps(d + v * L, kk, e);
-        }
+        for (int v = 0; v < NV; v++)
+            put(d + v * L, v == NV - 1 ? klast : (__mmask16)0xFFFF, acc[i][v], alpha, beta);
     }
 }
 
@@ -112,20 +116,12 @@ AI void tile_pad(const int NV, size_t mr, size_t nc, size_t ntap, const float *s
 #pragma GCC unroll 3
         for (int v = 0; v < NV; v++) sv[v] += scs;
     }
-    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
 #pragma GCC unroll 8
     for (int i = 0; i < MR; i++) {
         if ((size_t)i >= mr) break;
         float *d = dst + (ptrdiff_t)i * drs;
 #pragma GCC unroll 3
-        for (int v = 0; v < NV; v++) {
-            const __mmask16 kk = dmask[v];
-            float *p = d + doff[v];
-            __m512 e = alpha == 1.0f ? acc[i][v] : _mm512_mul_ps(va, acc[i][v]);
-            if (beta != 0)
-                e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(kk, p)));
-            _mm512_mask_storeu_ps(p, kk, e);
-        }
+        for (int v = 0; v < NV; v++) put(d + doff[v], dmask[v], acc[i][v], alpha, beta);
     }
 }
 

@@ -21,6 +21,8 @@
  * when one side has few channels. */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
+#include <string.h>
+
 #include "core/par.h"
 #include "cpu/cache.h"
 #include "cpu/ukernels/conv1x1/conv1x1_ukernels.h"
@@ -158,7 +160,10 @@ void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
             part_start(g, pt + 1, parts, &ne, &pe);
         }
         /* one pass: every image and pixel in one call a tile; else the part's blocks of
-         * DOT_KC pixels (each image's from the part's first pixel in it) */
+         * DOT_KC pixels (each image's from the part's first pixel in it; a part of no
+         * pixel, which 512 pixels an image rule out, adds zeros) */
+        if (!one && !(n < ne || (n == ne && p0 < pe)))
+            memset(part + (pt * tiles + t0) * SLOT, 0, (size_t)((t1 - t0) * SLOT) * sizeof(float));
         for (bool first = true; one ? first : n < ne || (n == ne && p0 < pe); first = false) {
             const int64_t end = one ? np : n < ne ? np : pe;
             const int64_t kc = one ? np : min64(DOT_KC, end - p0);
