@@ -18,7 +18,7 @@
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
  * (cpu:direct_fewc, cpu:direct_phase, and cpu:direct_bcast's backward filter) paths
- * ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
+ * and the stride-2 channel-vector one (cpu:direct_kvec) ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -220,6 +220,17 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
          * stride 2: each phase sums a part of the taps, a few a loop step */
         const double e = fwd ? (s.cg <= 4 ? 0.75 : 0.4) : s.nphase > 1 ? 0.55 : 0.7;
         compute = s.flops / (peak * e * fill(fwd ? s.kg : s.cg, 4) * fill(s.ow, 8));
+    } else if (direct && strcmp(im->name, "cpu:direct_kvec") == 0) {
+        /* column stride 2, output channels along the lanes: nothing of x packed, the
+         * filter transposed once a call and x copied zero-padded once (both ~20 GB/s a
+         * thread, read and written); 14-pixel x 32-channel tiles, or 7 x 64 on rows of
+         * 7 pixels (ResNet-50's res5a_branch2b: on GEMM's time, ~170 GFLOP/s a core,
+         * where the 14-pixel tiles of res3a/res4a_branch2b run 180-190) */
+        const bool seven = (int64_t)s.ow % 14 != 0 && (int64_t)s.ow % 7 == 0 &&
+                           (int64_t)s.kg % 64 == 0;
+        const double lanes = seven ? 64 : 32;
+        const double copy = 8.0 * (s.kg * s.cg * s.ks + s.n * s.cg * s.nin) / 20.0e6;
+        compute = s.flops / (peak * (seven ? 0.72 : 0.78) * fill(s.kg, lanes)) + copy;
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's

@@ -20,6 +20,7 @@ extern const pdnn_impl pdnn_conv_fwd_cpu_direct_1x1;      /* "cpu:direct_1x1", D
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_dw;       /* "cpu:direct_dw", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_fewc;     /* "cpu:direct_fewc", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_phase;    /* "cpu:direct_phase", DIRECT */
+extern const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec;     /* "cpu:direct_kvec", DIRECT */
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_gemm;   /* "cpu:implicit_gemm", IMPLICIT_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_implicit_precomp_gemm; /* IMPLICIT_PRECOMP_GEMM */
 extern const pdnn_impl pdnn_conv_fwd_cpu_wino;            /* "cpu:winograd_f4x3", WINOGRAD */
@@ -57,6 +58,7 @@ static const pdnn_impl *const pdnn_conv_fwd_impls[] = {
     &pdnn_conv_fwd_cpu_direct_phase, /* before the depthwise path: one-channel stems */
     &pdnn_conv_fwd_cpu_direct_dw,
     &pdnn_conv_fwd_cpu_direct_1x1,
+    &pdnn_conv_fwd_cpu_direct_kvec, /* after 1x1: its stride-2 projections stay there */
     &pdnn_conv_fwd_cpu_implicit_gemm,
     &pdnn_conv_fwd_cpu_implicit_precomp_gemm,
     &pdnn_conv_fwd_ref_direct,

@@ -1,0 +1,86 @@
+/* Channel-vector direct convolution, column stride 2, AVX-512F (kvec_ukernels.h): one
+ * body, specialized for every tile (pixels np, vectors nv) so that the accumulators stay
+ * in registers and the broadcasts' offsets are constants. */
+#include <immintrin.h>
+
+#include "cpu/ukernels/kvec/kvec_ukernels.h"
+#include "cpu/ukernels/transpose/transpose16_avx512.h"
+
+#define KV_UNROLL _Pragma("GCC unroll 16")
+
+static inline __attribute__((always_inline)) void
+kv_body(const int NP, const int NV, size_t nc, size_t ntap, const float *x, ptrdiff_t cs,
+        const ptrdiff_t *toff, const float *w, float *acc, int first, const ptrdiff_t *pfo,
+        size_t npf)
+{
+    __m512 s[PDNN_KVEC_PX2][4];
+    KV_UNROLL for (int i = 0; i < NP; i++) KV_UNROLL for (int v = 0; v < NV; v++)
+        s[i][v] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(acc + (i * NV + v) * 16);
+    for (size_t c = 0; c < nc; c++, x += cs) {
+        for (size_t j = 0; j < npf; j++)
+            _mm_prefetch((const char *)(x + PDNN_KVEC_PFD * cs + pfo[j]), _MM_HINT_T0);
+        for (size_t j = 0; j < ntap; j++, w += 16 * NV) {
+            const float *xp = x + toff[j];
+            __m512 wv[4];
+            KV_UNROLL for (int v = 0; v < NV; v++) wv[v] = _mm512_loadu_ps(w + 16 * v);
+            KV_UNROLL for (int i = 0; i < NP; i++) {
+                const __m512 b = _mm512_set1_ps(xp[2 * i]);
+                KV_UNROLL for (int v = 0; v < NV; v++)
+                    s[i][v] = _mm512_fmadd_ps(b, wv[v], s[i][v]);
+            }
+        }
+    }
+    KV_UNROLL for (int i = 0; i < NP; i++) KV_UNROLL for (int v = 0; v < NV; v++)
+        _mm512_storeu_ps(acc + (i * NV + v) * 16, s[i][v]);
+}
+
+#define KV_ARGS nc, ntap, x, cs, toff, w, acc, first, pfo, npf
+#define KV_CASE2(n) case n: kv_body(n, 2, KV_ARGS); return;
+#define KV_CASE4(n) case n: kv_body(n, 4, KV_ARGS); return;
+
+void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
+                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
+                              int first, const ptrdiff_t *pfo, size_t npf)
+{
+    if (nv == 2) {
+        switch (np) {
+            KV_CASE2(1) KV_CASE2(2) KV_CASE2(3) KV_CASE2(4) KV_CASE2(5) KV_CASE2(6)
+            KV_CASE2(7) KV_CASE2(8) KV_CASE2(9) KV_CASE2(10) KV_CASE2(11) KV_CASE2(12)
+            KV_CASE2(13) KV_CASE2(14)
+        default: return;
+        }
+    }
+    if (nv == 4) {
+        switch (np) {
+            KV_CASE4(1) KV_CASE4(2) KV_CASE4(3) KV_CASE4(4) KV_CASE4(5) KV_CASE4(6)
+            KV_CASE4(7)
+        default: return;
+        }
+    }
+}
+
+void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t ldt, float *y,
+                                 ptrdiff_t ldy, float alpha, float beta)
+{
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    for (size_t i0 = 0; i0 < np; i0 += 16)
+        for (size_t k0 = 0; k0 < nk; k0 += 16) {
+            const size_t ni = np - i0 < 16 ? np - i0 : 16;
+            const size_t nj = nk - k0 < 16 ? nk - k0 : 16;
+            const float *s = t + (ptrdiff_t)i0 * ldt + (ptrdiff_t)k0;
+            float *d = y + (ptrdiff_t)k0 * ldy + (ptrdiff_t)i0;
+            const __mmask16 mj = pdnn_lane_mask16__avx512(nj), mi = pdnn_lane_mask16__avx512(ni);
+            __m512 r[16], c[16];
+            for (size_t i = 0; i < 16; i++)
+                r[i] = i < ni ? _mm512_maskz_loadu_ps(mj, s + (ptrdiff_t)i * ldt)
+                              : _mm512_setzero_ps();
+            pdnn_transpose16x16__avx512(r, c);
+            for (size_t j = 0; j < nj; j++) {
+                float *dj = d + (ptrdiff_t)j * ldy;
+                __m512 v = _mm512_mul_ps(va, c[j]);
+                if (beta != 0.0f)
+                    v = _mm512_add_ps(v, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(mi, dj)));
+                _mm512_mask_storeu_ps(dj, mi, v);
+            }
+        }
+}

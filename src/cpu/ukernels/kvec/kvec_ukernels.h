@@ -1,0 +1,43 @@
+/* Channel-vector direct convolution micro-kernels (internal), f32, AVX-512 only: the
+ * forward of a convolution of column stride 2 with the output channels along the
+ * vector lanes (as oneDNN's direct kernels on its blocked layouts, and Georganas et al.,
+ * "Anatomy of High-Performance Deep Learning Convolutions on SIMD Architectures", SC18),
+ * here on NCHW data: a register tile of np consecutive output pixels of one output row x
+ * nv vectors of 16 output channels; per filter tap, nv vector loads of the packed
+ * transposed filter and one broadcast input value a pixel (the pixels 2 input columns
+ * apart), np x nv fused multiply-adds. Nothing of x is packed: the broadcasts read a
+ * zero-padded copy of x's planes in place. The sums go to a pixel-major scratch tile,
+ * which kvec_store transposes into y's channel planes. Used by
+ * src/ops/conv/cpu/conv_cpu_direct_kvec.c.
+ *
+ * Offsets and strides in floats. Nothing needs alignment. */
+#ifndef PDNN_UKERNELS_KVEC_H
+#define PDNN_UKERNELS_KVEC_H
+
+#include <stddef.h>
+
+#define PDNN_KVEC_PX2 14 /* pixels of the 2-vector (32-channel) tile at most */
+#define PDNN_KVEC_PX4 7  /* pixels of the 4-vector (64-channel) tile at most */
+#define PDNN_KVEC_PFD 2  /* channels ahead of the one summed whose rows are prefetched */
+
+/* For pixels i < np, vectors v < nv (nv 2 with np 1..14, or nv 4 with np 1..7) and lanes
+ * l, with a = acc[(i nv + v) 16 + l]:
+ *   a = (first ? 0 : a) + the fused multiply-adds, in this order,
+ *       for c < nc, for j < ntap:  x[c cs + toff[j] + 2 i] * w[((c ntap + j) nv + v) 16 + l]
+ * (one chain of fused multiply-adds a lane; acc unread when first). Before channel c's
+ * taps, the lines at x + (c + PDNN_KVEC_PFD) cs + pfo[0 .. npf) are prefetched (hints
+ * only: the addresses may lie outside every buffer). nc == 0 or ntap == 0 leaves the
+ * start value. */
+void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
+                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
+                              int first, const ptrdiff_t *pfo, size_t npf);
+
+/* The scratch tiles into y: for i < np, k < nk,
+ *   y[k ldy + i] = alpha * t[i ldt + k]  (+ beta * y[k ldy + i] when beta != 0: a rounded
+ *                                          product, then an addition; y unread when
+ *                                          beta == 0)
+ * through 16 x 16 register transposes (edges masked). Nothing else of y is written. */
+void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t ldt, float *y,
+                                 ptrdiff_t ldy, float alpha, float beta);
+
+#endif

@@ -1,0 +1,374 @@
+/* Direct forward convolution with the output channels along the vector lanes
+ * ("cpu:direct_kvec": forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
+ *
+ * The problems: FLOAT, AVX-512, one group, at least KVEC_C_MIN input and KVEC_K_MIN
+ * output channels, 1-d or 2-d, column stride 2 (any row stride), any dilation and
+ * padding, at most KVEC_TAPS_MAX filter taps a channel, packed KCRS or KRSC filters,
+ * convolution or cross-correlation, y planes stored flat (unit column stride, rows one
+ * after the other: NCHW-like; channel and image strides any), x any strides. The 3 x 3
+ * stride-2 layers of ResNet-50 (res3a/res4a/res5a_branch2b: 128-512 channels on 28 x 28
+ * to 7 x 7 outputs), where im2col + GEMM first gathers every column of x at stride 2
+ * (2.25 x x's size a call) and the GEMM kernels then run 140-165 GFLOP/s a core.
+ *
+ * Here x is not gathered: each image is copied once, zero-padded, into planes of every
+ * row and column an output reaches (row i of a plane is x's row i - pad_top, column j
+ * x's column j - pad_left), and the micro-kernel (cpu/ukernels/kvec) keeps a tile of up
+ * to 14 consecutive output pixels of one row x 32 output channels (or 7 x 64 where rows
+ * of 7 pixels would leave half of the wider tile empty) in registers: per tap, two
+ * (four) vectors of the transposed filter and one broadcast padded-x value a pixel, 2
+ * columns apart (as oneDNN's direct kernels on its blocked layouts, Georganas et al.,
+ * SC18). The filter is packed once a call, transposed into blocks of 16 nv output
+ * channels: wt[((b C + c) taps + j) 16 nv + l] = w of output channel 16 nv b + l, input
+ * channel c, tap j (0 past K).
+ *
+ * Items: (image, block of 16 nv output channels, band of output rows). An item sums
+ * over the input channels in chunks of KVEC_CB (its filter chunk, ~18 KiB, stays in L1
+ * while the band's tiles run through it), the running sums of the band's pixels in a
+ * pixel-major scratch slot, which at the end is transposed into y's planes with alpha
+ * and beta (kvec_store). The padding adds w * 0, as im2col's zeros do in the GEMM paths
+ * (an Inf or NaN weight then also reaches border outputs; the reference skips them).
+ *
+ * Sums: every output is, per chunk of KVEC_CB input channels, one chain of fused
+ * multiply-adds over the channels (outer) and the taps in filter order (inner),
+ * continued from the previous chunk's value (chunks fixed by the problem alone), so
+ * results do not depend on the thread count or the bands; exact on small integers.
+ *
+ * Threads split the filter's packing by channel block, each chunk's padded copy by
+ * rows and its items, one scratch slot a thread (at most KVEC_SLOTS_MAX threads).
+ *
+ * Workspace: the packed filter (K rounded up to 16 nv, x C x taps floats), the padded
+ * planes of a chunk of images (KVEC_CHUNK_BYTES, or one image) and the scratch slots
+ * (min(items of a chunk, KVEC_SLOTS_MAX) x band rows x Q x 16 nv floats, a slot at most
+ * ~KVEC_YT_BYTES unless one output row is larger). */
+#include <stdint.h>
+#include <string.h>
+
+#include "core/par.h"
+#include "core/registry.h"
+#include "cpu/ukernels/kvec/kvec_ukernels.h"
+#include "cpu/ukernels/transpose/transpose.h"
+#include "ops/conv/cpu/conv_cpu_direct_dw_path.h"
+#include "ops/conv/cpu/conv_cpu_gemm.h"
+
+#define KVEC_C_MIN 8      /* input channels at least (fewer: cpu:direct_fewc, GEMM) */
+#define KVEC_K_MIN 16     /* output channels at least (one vector) */
+#define KVEC_TAPS_MAX 64  /* filter taps a channel at most */
+#define KVEC_PF_ROWS 8    /* filter rows whose x lines are prefetched, at most */
+/* Bytes of a chunk's filter block (KVEC_CB channels x taps x 16 nv floats), about: it
+ * stays in L1 (48 KiB) with the tiles' x lines (ResNet-50's 3 x 3 layers: 16 channels
+ * a chunk at 32 output channels, 8 at 64) */
+#define KVEC_WCHUNK_BYTES 18432
+#define KVEC_YT_BYTES ((int64_t)192 << 10) /* bytes of a scratch slot, about */
+#define KVEC_CHUNK_BYTES ((int64_t)2 << 20) /* bytes of padded planes of a chunk */
+#define KVEC_PACK_C 64    /* input channels a filter packing task */
+#define KVEC_MIN_ITEMS 8  /* items of a chunk wanted (bands are cut to get them) */
+#define KVEC_SLOTS_MAX 64 /* scratch slots, so threads, at most */
+/* Multiply-adds below which one thread runs the call (a team costs a few us). */
+#define KVEC_MIN_WORK_PER_THREAD (1 << 17)
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+typedef struct {
+    pdnn_conv_geom3 G;
+    int64_t n, c, k, r, s, taps; /* taps: r * s */
+    int64_t P, Q;                /* output rows and columns */
+    int nv;                      /* vectors of 16 output channels a tile: 2 or 4 */
+    int64_t px;                  /* pixels a tile at most */
+    int64_t nkl, nkb;            /* output channels a block (16 nv), blocks */
+    int64_t hp, wp, plane;       /* padded plane rows, columns, floats */
+    int64_t cb;                  /* input channels a sum chunk */
+    int64_t rows, bands;         /* output rows a band, bands an image */
+    int64_t nbi;                 /* images a chunk */
+    int64_t items, slots;        /* items of a full chunk, scratch slots */
+    int64_t slot;                /* floats of a slot: rows Q nkl */
+} kv_geom;
+
+static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
+{
+    pdnn_conv_widen(p, &f->G);
+    const pdnn_conv_geom3 *G = &f->G;
+    f->n = p->n;
+    f->c = G->cg;
+    f->k = G->kg;
+    f->r = G->kern[1];
+    f->s = G->kern[2];
+    f->taps = f->r * f->s;
+    f->P = G->out[1];
+    f->Q = G->out[2];
+    /* 7-pixel tiles of 64 channels where rows of 7k pixels would leave the 14-pixel
+     * tiles half empty (7 x 7 outputs) */
+    f->nv = f->Q % 14 != 0 && f->Q % 7 == 0 && f->k % 64 == 0 ? 4 : 2;
+    f->px = f->nv == 4 ? PDNN_KVEC_PX4 : PDNN_KVEC_PX2;
+    f->nkl = 16 * f->nv;
+    f->nkb = cdiv(f->k, f->nkl);
+    f->hp = f->P > 0 ? (f->P - 1) * G->str[1] + (f->r - 1) * G->dil[1] + 1 : 1;
+    f->wp = f->Q > 0 ? (f->Q - 1) * 2 + (f->s - 1) * G->dil[2] + 1 : 1;
+    f->plane = f->hp * f->wp;
+    const int64_t wrow = f->taps * f->nkl * (int64_t)sizeof(float);
+    f->cb = wrow > 0 && KVEC_WCHUNK_BYTES / wrow > 1 ? KVEC_WCHUNK_BYTES / wrow : 1;
+    const double pimg = (double)f->c * (double)f->plane * sizeof(float);
+    f->nbi = pimg > 0 && (double)KVEC_CHUNK_BYTES / pimg >= 2
+                 ? (int64_t)((double)KVEC_CHUNK_BYTES / pimg)
+                 : 1;
+    if (f->nbi > f->n) f->nbi = f->n > 0 ? f->n : 1;
+    /* bands: a slot of at most ~KVEC_YT_BYTES, and at least KVEC_MIN_ITEMS items a chunk
+     * where the rows allow (the problem's sizes alone decide them) */
+    const int64_t rowb = f->Q * f->nkl * (int64_t)sizeof(float);
+    int64_t rmax = rowb > 0 && KVEC_YT_BYTES / rowb > 1 ? KVEC_YT_BYTES / rowb : 1;
+    const int64_t P = f->P > 0 ? f->P : 1;
+    int64_t bands = cdiv(P, rmax);
+    const int64_t want = cdiv(KVEC_MIN_ITEMS, f->nbi * (f->nkb > 0 ? f->nkb : 1));
+    if (bands < want) bands = want;
+    if (bands > P) bands = P;
+    f->rows = cdiv(P, bands);
+    f->bands = cdiv(P, f->rows);
+    f->items = f->nbi * f->nkb * f->bands;
+    f->slots = f->items < KVEC_SLOTS_MAX ? f->items : KVEC_SLOTS_MAX;
+    if (f->slots < 1) f->slots = 1;
+    f->slot = f->rows * f->Q * f->nkl;
+}
+
+static bool fwd_supports(const void *prob, const char **why)
+{
+    const pdnn_conv_problem *p = prob;
+    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_FWD, why)) return false;
+    if (p->dtype != PDNN_DATA_FLOAT) {
+        *why = "data type other than FLOAT";
+        return false;
+    }
+    kv_geom f;
+    geom_of(p, &f);
+    const pdnn_conv_geom3 *G = &f.G;
+    if (p->nsp > 2) {
+        *why = "more than 2 spatial dims";
+        return false;
+    }
+    if (p->g != 1 || f.c < KVEC_C_MIN || f.k < KVEC_K_MIN) {
+        *why = "not one group of at least 8 input and 16 output channels";
+        return false;
+    }
+    if (G->str[2] != 2) {
+        *why = "column stride other than 2";
+        return false;
+    }
+    if (f.taps > KVEC_TAPS_MAX) {
+        *why = "more than 64 filter taps a channel";
+        return false;
+    }
+    if (G->ys[4] != 1 || (f.P > 1 && G->ys[3] != f.Q)) {
+        *why = "y planes not stored flat (unit column stride, rows back to back)";
+        return false;
+    }
+    const double ws = (double)f.nkb * f.nkl * f.c * f.taps + (double)f.nbi * f.c * f.plane +
+                      (double)f.slots * f.slot;
+    if (ws * sizeof(float) > 0x1p60) {
+        *why = "workspace size overflows";
+        return false;
+    }
+    return true;
+}
+
+typedef struct {
+    float *wt;  /* the packed filter */
+    float *pad; /* padded planes of a chunk of images */
+    float *yt;  /* scratch slots */
+} kv_ws;
+
+/* The workspace's parts, each from a 64-byte boundary; NULL ws: sizes only. Returns the
+ * bytes. */
+static int64_t ws_layout(const kv_geom *f, void *ws, kv_ws *l)
+{
+    const int64_t fb = (int64_t)sizeof(float);
+    const int64_t o1 = cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
+    const int64_t o2 = o1 + cdiv(f->nbi * f->c * f->plane * fb, 64) * 64;
+    const int64_t end = o2 + f->slots * f->slot * fb;
+    if (ws) {
+        l->wt = (float *)ws;
+        l->pad = (float *)((char *)ws + o1);
+        l->yt = (float *)((char *)ws + o2);
+    }
+    return end;
+}
+
+static size_t kv_workspace(const void *prob)
+{
+    kv_geom f;
+    geom_of(prob, &f);
+    return (size_t)ws_layout(&f, NULL, NULL);
+}
+
+/* Whether the filter's taps lie as the packed filter wants them, channel after channel
+ * and the taps in order (KCRS, cross-correlation): then a block is one transpose. */
+static bool filter_plain(const pdnn_conv_problem *p, const kv_geom *f)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    return !p->flip && G->ws[1] == f->taps && (f->r == 1 || G->ws[3] == f->s) &&
+           (f->s == 1 || G->ws[4] == 1);
+}
+
+/* Input channels [c0, c1) of output channel block b into the packed filter (zeros past
+ * K); plain: by the 16 x 16 transpose kernel, else tap by tap. */
+static void pack_filter(const pdnn_conv_problem *p, const kv_geom *f, const float *w, bool plain,
+                        pdnn_f32_transpose_fn tr, int64_t b, int64_t c0, int64_t c1, float *wt)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
+    float *d0 = wt + (b * f->c + c0) * f->taps * f->nkl;
+    if (plain) {
+        const int64_t cols = (c1 - c0) * f->taps;
+        tr((size_t)nk, (size_t)cols, w + b * f->nkl * G->ws[0] + c0 * f->taps,
+           (ptrdiff_t)G->ws[0], d0, (ptrdiff_t)f->nkl);
+        if (nk < f->nkl)
+            for (int64_t j = 0; j < cols; j++)
+                memset(d0 + j * f->nkl + nk, 0, (size_t)(f->nkl - nk) * sizeof(float));
+        return;
+    }
+    float *d = d0;
+    for (int64_t c = c0; c < c1; c++)
+        for (int64_t r = 0; r < f->r; r++)
+            for (int64_t q = 0; q < f->s; q++) {
+                const float *src = w + c * G->ws[1] + pdnn_dw_tap_off(p, G, r, q);
+                for (int64_t l = 0; l < f->nkl; l++)
+                    *d++ = l < nk ? src[(b * f->nkl + l) * G->ws[0]] : 0.0f;
+            }
+}
+
+/* Row u = (ni C + c) hp + i of the chunk's padded planes (image ni of the chunk at x):
+ * x's row i - pad_top from column -pad_left, zeros outside x. */
+static void pad_row(const kv_geom *f, const float *x, int64_t u, float *pad)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t i = u % f->hp, c = u / f->hp % f->c, ni = u / (f->hp * f->c);
+    float *d = pad + u * f->wp;
+    const int64_t y = i - G->pad[1], W = G->in[2], pl = G->pad[2];
+    if (y < 0 || y >= G->in[1]) {
+        memset(d, 0, (size_t)f->wp * sizeof(float));
+        return;
+    }
+    const float *src = x + ni * G->xs[0] + c * G->xs[1] + y * G->xs[3];
+    /* columns j of the plane: x's column j - pl where 0 <= j - pl < W */
+    const int64_t j0 = pl < f->wp ? pl : f->wp;
+    int64_t j1 = pl + W < f->wp ? pl + W : f->wp;
+    if (j1 < j0) j1 = j0;
+    memset(d, 0, (size_t)j0 * sizeof(float));
+    if (G->xs[4] == 1)
+        memcpy(d + j0, src + (j0 - pl), (size_t)(j1 - j0) * sizeof(float));
+    else
+        for (int64_t j = j0; j < j1; j++) d[j] = src[(j - pl) * G->xs[4]];
+    memset(d + j1, 0, (size_t)(f->wp - j1) * sizeof(float));
+}
+
+typedef struct {
+    ptrdiff_t toff[KVEC_TAPS_MAX];   /* tap j's offset in a padded plane */
+    ptrdiff_t pfo[3 * KVEC_PF_ROWS]; /* lines prefetched a channel ahead */
+    size_t npf;
+} kv_taps;
+
+static void taps_setup(const kv_geom *f, kv_taps *t)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    for (int64_t r = 0; r < f->r; r++)
+        for (int64_t q = 0; q < f->s; q++)
+            t->toff[r * f->s + q] = (ptrdiff_t)(r * G->dil[1] * f->wp + q * G->dil[2]);
+    /* a full tile's source run in each filter row: its first, middle and last lines */
+    const int64_t span = 2 * (f->px - 1) + (f->s - 1) * G->dil[2] + 1;
+    const int64_t nr = f->r < KVEC_PF_ROWS ? f->r : KVEC_PF_ROWS;
+    t->npf = 0;
+    for (int64_t r = 0; r < nr; r++) {
+        const ptrdiff_t o = (ptrdiff_t)(r * G->dil[1] * f->wp);
+        t->pfo[t->npf++] = o;
+        t->pfo[t->npf++] = o + (ptrdiff_t)(span / 2);
+        t->pfo[t->npf++] = o + (ptrdiff_t)(span - 1);
+    }
+}
+
+/* One item: image ni of the chunk (its padded planes at xi), output channel block b,
+ * output rows [p0, p1); the sums in the slot t, then into y's planes at yb. */
+static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const float *wt,
+                     int64_t b, int64_t p0, int64_t p1, float *t, float *yb, float alpha,
+                     float beta)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const float *wk = wt + b * f->c * f->taps * f->nkl;
+    for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
+        const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
+        const float *wc = wk + c0 * f->taps * f->nkl;
+        for (int64_t p = p0; p < p1; p++) {
+            const float *xr = xi + c0 * f->plane + p * G->str[1] * f->wp;
+            float *tr = t + (p - p0) * f->Q * f->nkl;
+            for (int64_t q0 = 0; q0 < f->Q; q0 += f->px) {
+                const int64_t np = f->Q - q0 < f->px ? f->Q - q0 : f->px;
+                pdnn_f32_kvec_s2__avx512((size_t)np, (size_t)f->nv, (size_t)nc, (size_t)f->taps,
+                                         xr + 2 * q0, (ptrdiff_t)f->plane, tp->toff, wc,
+                                         tr + q0 * f->nkl, c0 == 0, tp->pfo, tp->npf);
+            }
+        }
+    }
+    const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
+    pdnn_f32_kvec_store__avx512((size_t)((p1 - p0) * f->Q), (size_t)nk, t, (ptrdiff_t)f->nkl,
+                                yb + b * f->nkl * G->ys[1] + p0 * f->Q, (ptrdiff_t)G->ys[1],
+                                alpha, beta);
+}
+
+static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    const pdnn_conv_problem *p = prob;
+    const pdnn_conv_args *arg = args;
+    kv_geom f;
+    geom_of(p, &f);
+    const pdnn_conv_geom3 *G = &f.G;
+    if (f.n == 0 || f.k == 0 || f.P == 0 || f.Q == 0) return PDNN_STATUS_SUCCESS;
+    kv_ws l = {NULL, NULL, NULL};
+    ws_layout(&f, ctx->ws, &l);
+    kv_taps tp;
+    taps_setup(&f, &tp);
+
+    const double work = (double)f.n * (double)f.k * (double)f.c * (double)f.taps *
+                        (double)f.P * (double)f.Q;
+    int nt = pdnn_par_threads(ctx->nthreads, f.items, work, KVEC_MIN_WORK_PER_THREAD);
+    if (nt > f.slots) nt = (int)f.slots;
+    const float *x = arg->src, *w = arg->wei;
+    float *y = arg->dst;
+    const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    const int64_t nbi = f.nbi, per_img = f.nkb * f.bands;
+    const bool plain = filter_plain(p, &f);
+    const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
+    const int64_t npc = cdiv(f.c, KVEC_PACK_C); /* packing tasks a block */
+
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int64_t tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        float *slot = l.yt + tid * f.slot;
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < f.nkb * npc; u++) {
+            const int64_t c0 = u % npc * KVEC_PACK_C;
+            pack_filter(p, &f, w, plain, tr, u / npc, c0,
+                        c0 + KVEC_PACK_C < f.c ? c0 + KVEC_PACK_C : f.c, l.wt);
+        }
+        for (int64_t n0 = 0; n0 < f.n; n0 += nbi) {
+            const int64_t nimg = f.n - n0 < nbi ? f.n - n0 : nbi;
+#pragma omp for schedule(static)
+            for (int64_t u = 0; u < nimg * f.c * f.hp; u++)
+                pad_row(&f, x + n0 * G->xs[0], u, l.pad);
+#pragma omp for schedule(static)
+            for (int64_t it = 0; it < nimg * per_img; it++) {
+                /* block-major: a thread's share runs each filter block over the
+                 * chunk's images, the block staying in its L2 */
+                const int64_t b = it / (nimg * f.bands), ni = it / f.bands % nimg;
+                const int64_t p0 = it % f.bands * f.rows;
+                const int64_t p1 = p0 + f.rows < f.P ? p0 + f.rows : f.P;
+                run_item(&f, &tp, l.pad + ni * f.c * f.plane, l.wt, b, p0, p1, slot,
+                         y + (n0 + ni) * G->ys[0], alpha, beta);
+            }
+        }
+    }
+    return PDNN_STATUS_SUCCESS;
+}
+
+const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec = {
+    "cpu:direct_kvec", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_AVX512,
+    PDNN_IMPL_DETERMINISTIC, fwd_supports, kv_workspace, fwd_exec,
+};
