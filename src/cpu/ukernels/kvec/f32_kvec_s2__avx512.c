@@ -69,12 +69,9 @@ void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t
             const size_t nj = nk - k0 < 16 ? nk - k0 : 16;
             const float *s = t + (ptrdiff_t)i0 * ldt + (ptrdiff_t)k0;
             float *d = y + (ptrdiff_t)k0 * ldy + (ptrdiff_t)i0;
-            const __mmask16 mj = pdnn_lane_mask16__avx512(nj), mi = pdnn_lane_mask16__avx512(ni);
-            __m512 r[16], c[16];
-            for (size_t i = 0; i < 16; i++)
-                r[i] = i < ni ? _mm512_maskz_loadu_ps(mj, s + (ptrdiff_t)i * ldt)
-                              : _mm512_setzero_ps();
-            pdnn_transpose16x16__avx512(r, c);
+            const __mmask16 mi = pdnn_lane_mask16__avx512(ni);
+            __m512 c[16];
+            pdnn_transpose16x16_load__avx512(s, ldt, ni, nj, c);
             for (size_t j = 0; j < nj; j++) {
                 float *dj = d + (ptrdiff_t)j * ldy;
                 __m512 v = _mm512_mul_ps(va, c[j]);

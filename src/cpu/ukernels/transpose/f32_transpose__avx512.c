@@ -14,12 +14,9 @@ void pdnn_f32_transpose__avx512(size_t rows, size_t cols, const float *src, ptrd
             const size_t nj = cols - j0 < 16 ? cols - j0 : 16;
             const float *s = src + (ptrdiff_t)i0 * lds + (ptrdiff_t)j0;
             float *d = dst + (ptrdiff_t)j0 * ldd + (ptrdiff_t)i0;
-            const __mmask16 mj = pdnn_lane_mask16__avx512(nj), mi = pdnn_lane_mask16__avx512(ni);
-            __m512 r[16], c[16];
-            for (size_t i = 0; i < 16; i++)
-                r[i] = i < ni ? _mm512_maskz_loadu_ps(mj, s + (ptrdiff_t)i * lds)
-                              : _mm512_setzero_ps();
-            pdnn_transpose16x16__avx512(r, c);
+            const __mmask16 mi = pdnn_lane_mask16__avx512(ni);
+            __m512 c[16];
+            pdnn_transpose16x16_load__avx512(s, lds, ni, nj, c);
             for (size_t j = 0; j < nj; j++) _mm512_mask_storeu_ps(d + (ptrdiff_t)j * ldd, mi, c[j]);
         }
 }

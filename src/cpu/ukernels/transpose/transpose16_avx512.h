@@ -44,4 +44,17 @@ static inline __attribute__((always_inline)) void pdnn_transpose16x16__avx512(co
     }
 }
 
+/* The block of ni rows (<= 16) x nj columns (<= 16) at s (rows lds apart) transposed
+ * into c: c[j] lane i = s[i lds + j]; lanes and columns past the block are zeros (masked
+ * loads: nothing outside the block is read). */
+static inline __attribute__((always_inline)) void
+pdnn_transpose16x16_load__avx512(const float *s, ptrdiff_t lds, size_t ni, size_t nj, __m512 c[16])
+{
+    const __mmask16 mj = pdnn_lane_mask16__avx512(nj);
+    __m512 r[16];
+    for (size_t i = 0; i < 16; i++)
+        r[i] = i < ni ? _mm512_maskz_loadu_ps(mj, s + (ptrdiff_t)i * lds) : _mm512_setzero_ps();
+    pdnn_transpose16x16__avx512(r, c);
+}
+
 #endif
