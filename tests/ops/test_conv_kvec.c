@@ -1,17 +1,17 @@
 /* The channel-vector direct forward (conv_cpu_direct_kvec.c, "cpu:direct_kvec": DIRECT,
  * AVX-512 only) against the independent oracle of tests/common/tu_conv.h, run through
- * its registry entry with exactly its workspace: random problems inside its rules (8-40
+ * its registry entry with exactly its workspace: random problems inside its rules (1-40
  * input channels; 16-136 output channels: whole and partial 32- and 64-channel blocks;
  * 1-d and 2-d; column stride 2, row stride 1-3, dilation 1-2 along each dim; padding
  * split any way, also wider than the filter; filters up to 7 x 7; output rows of 1-40
  * columns: whole and partial 14- and 7-pixel tiles; flip, KRSC; x packed, channels-last
  * or with gaps; minibatch 1-3), exact on small integers, beta != 0 and NaN-poisoned
  * outputs (beta == 0), alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the harness);
- * ResNet-50's stride-2 3 x 3 layers reduced (7-pixel rows of 64-channel tiles; several
+ * ResNet-50's stride-2 3 x 3 layers and its 7 x 7 stem reduced (7-pixel rows of 64-channel tiles; several
  * input channel chunks; several bands; chunks of several images); the refusals, each
  * with its reason; a case worked by hand; the public API with DIRECT (dispatch and
  * workspace), and that the algorithm query ranks DIRECT first for ResNet-50's
- * res3a_branch2b at minibatch 32. */
+ * res3a_branch2b and its stem at minibatch 32. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ static tu_conv_shape rand_shape(void)
     static const int ks[] = {16, 17, 31, 32, 40, 64, 70, 128, 136};
     for (;;) {
         const bool two = tu_int(0, 4) != 0;
-        const int c = tu_int(8, 40), k = ks[tu_int(0, 8)];
+        const int c = tu_int(0, 3) ? tu_int(8, 40) : tu_int(1, 7), k = ks[tu_int(0, 8)];
         const int r = two ? tu_int(1, 7) : 1, s = tu_int(1, 7);
         const int dr = two ? tu_int(1, 2) : 1, dc = tu_int(1, 2);
         tu_conv_shape sh;
@@ -84,6 +84,9 @@ static void test_random(void)
      * the slot's size: 112 columns */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 40, 48, 60, 224, 3, 3, 2, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    /* the 7 x 7 stride-2 stem on 3 channels (147 taps, 2 channels a chunk) */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 64, 40, 40, 7, 7, 2, 3, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
     /* random values, the reference's tolerance */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 64, 64, 16, 16, 3, 3, 2, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);
@@ -102,8 +105,6 @@ static void test_refusals(void)
     refuse(&s, "stride 3");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 16, 32, 9, 9, 3, 3, 2, 1, 1);
     refuse(&s, "2 groups");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 7, 32, 9, 9, 3, 3, 2, 1, 1);
-    refuse(&s, "7 input channels");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 15, 9, 9, 3, 3, 2, 1, 1);
     refuse(&s, "15 output channels");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 20, 20, 9, 9, 2, 4, 1);
@@ -156,9 +157,9 @@ static void test_api(void)
     for (int i = 0; i < 6; i++) {
         tu_conv_shape s = rand_shape();
         s.xkind = TU_LAYOUT_PACKED;
-        /* DIRECT's first entry for the shape must be this one: no 1x1 filter without
-         * padding (cpu:direct_1x1 comes first) */
-        if (s.kern[s.nsp - 1] == 1 && (s.nsp == 1 || s.kern[0] == 1)) continue;
+        /* DIRECT's first entry for the shape must be this one: no 1x1 filter (cpu:direct_1x1
+         * comes first), no 1-4 input channels (cpu:direct_fewc) */
+        if ((s.kern[s.nsp - 1] == 1 && (s.nsp == 1 || s.kern[0] == 1)) || s.cg <= 4) continue;
         tu_conv_api_check_direct(h, &s, PDNN_CONV_FWD, PDNN_CONVOLUTION_FWD_ALGO_DIRECT, im,
                                  i % 3 ? 0.0 : 0.5);
     }
@@ -167,6 +168,10 @@ static void test_api(void)
         tu_conv_shape2d(PDNN_DATA_FLOAT, 32, 1, 128, 128, 56, 56, 3, 3, 2, 1, 1);
     tu_conv_check_ranked_first(h, &s, PDNN_CONV_FWD, PDNN_CONVOLUTION_FWD_ALGO_DIRECT, im,
                                "res3a_branch2b");
+    const tu_conv_shape stem =
+        tu_conv_shape2d(PDNN_DATA_FLOAT, 32, 1, 3, 64, 224, 224, 7, 7, 2, 3, 1);
+    tu_conv_check_ranked_first(h, &stem, PDNN_CONV_FWD, PDNN_CONVOLUTION_FWD_ALGO_DIRECT, im,
+                               "ResNet-50's stem");
     pdnnDestroy(h);
 }
 
