@@ -10,7 +10,8 @@
  * exact on small integers, beta != 0 and NaN-poisoned outputs (beta == 0), alpha 1 / 2
  * / -0.5, 1 and 2 threads bitwise (the harness); the same on output rows of whole
  * vectors (16-64 columns: the zero-padded planes and their unmasked kernel), with VGG's
- * and MobileNet's first layers reduced and images of a chunk each; the refusals, each
+ * and MobileNet's first layers reduced and images of a chunk each, and an output large
+ * enough for the non-temporal stores; the refusals, each
  * with its reason; a case worked by hand (an Inf weight meets only padding at a corner
  * output), on rows of 4 and of 16 columns (the masked kernel either way); the
  * public API with DIRECT (dispatch and workspace), and that the algorithm query ranks
@@ -121,6 +122,10 @@ static void test_padded(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0.5, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 4, 8, 240, 256, 3, 3, 1, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    /* y above PDNN_CONV_STREAM_BYTES (8.5 MB): non-temporal stores where beta == 0 */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 64, 130, 128, 3, 3, 1, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 2, 0, 0, true);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, -1.5, 0, true);
 }
 
 static void refuse(const tu_conv_shape *s, const char *what)

@@ -8,7 +8,8 @@
  * or with gaps; minibatch 1-3), exact on small integers, beta != 0 and NaN-poisoned
  * outputs (beta == 0), alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the harness);
  * ResNet-50's stride-2 3 x 3 layers and its 7 x 7 stem reduced (7-pixel rows of 64-channel tiles; several
- * input channel chunks; several bands; chunks of several images); the refusals, each
+ * input channel chunks; several bands; chunks of several images); an output large
+ * enough for the non-temporal stores; the refusals, each
  * with its reason; a case worked by hand; the public API with DIRECT (dispatch and
  * workspace), and that the algorithm query ranks DIRECT first for ResNet-50's
  * res3a_branch2b and its stem at minibatch 32. */
@@ -87,6 +88,10 @@ static void test_random(void)
     /* the 7 x 7 stride-2 stem on 3 channels (147 taps, 2 channels a chunk) */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 3, 64, 40, 40, 7, 7, 2, 3, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    /* y above PDNN_CONV_STREAM_BYTES (8.5 MB): non-temporal stores where beta == 0 */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 8, 128, 260, 256, 3, 3, 2, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 2, 0.5, 0, true);
     /* random values, the reference's tolerance */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 64, 64, 16, 16, 3, 3, 2, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);

@@ -8,7 +8,9 @@
  *  - pdnn_f32_kvec_store__avx512 at pixel and channel counts 0..35 (the 16 x 16 blocks
  *    and their edges), alpha 1 / -0.5, beta 0 (y poisoned with NaN, never read) and
  *    0.75: alpha * t rounded, then plus beta * y rounded; y outside the block
- *    untouched. */
+ *    untouched; the same with non-temporal stores requested (used with beta == 0 where
+ *    a run of 16 is aligned; y from a 64-byte boundary, its rows at various
+ *    alignments: both stores). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,11 +57,13 @@ static void check_tile(size_t np, size_t nv, size_t nc, size_t ntap, int first)
     free(want);
 }
 
-static void check_store(size_t np, size_t nk, float alpha, float beta)
+static void check_store(size_t np, size_t nk, float alpha, float beta, int stream)
 {
     const ptrdiff_t ldt = (ptrdiff_t)nk + 3, ldy = (ptrdiff_t)np + 5;
     const size_t nt = (np + 1) * (size_t)ldt, ny = (nk + 1) * (size_t)ldy;
-    float *t = malloc(nt * sizeof(float)), *y = malloc(ny * sizeof(float));
+    /* y from a 64-byte boundary: its row 0 (and others) can be streamed */
+    float *t = malloc(nt * sizeof(float));
+    float *y = aligned_alloc(64, (ny * sizeof(float) + 63) / 64 * 64);
     float *want = malloc(ny * sizeof(float));
     for (size_t i = 0; i < nt; i++) t[i] = frand();
     for (size_t i = 0; i < ny; i++) {
@@ -72,11 +76,11 @@ static void check_store(size_t np, size_t nk, float alpha, float beta)
             want[i] = beta == 0.0f ? a : a + beta * y[i];
         }
     }
-    pdnn_f32_kvec_store__avx512(np, nk, t, ldt, y, ldy, alpha, beta);
+    pdnn_f32_kvec_store__avx512(np, nk, t, ldt, y, ldy, alpha, beta, stream);
     size_t bad = 0;
     for (size_t i = 0; i < ny; i++) bad += !(y[i] == want[i]);
-    TU_CHECK(bad == 0, "store np=%zu nk=%zu alpha=%g beta=%g: %zu wrong", np, nk,
-             (double)alpha, (double)beta, bad);
+    TU_CHECK(bad == 0, "store np=%zu nk=%zu alpha=%g beta=%g stream=%d: %zu wrong", np, nk,
+             (double)alpha, (double)beta, stream, bad);
     free(t);
     free(y);
     free(want);
@@ -98,8 +102,10 @@ int main(void)
     }
     for (size_t np = 0; np <= 35; np += (np < 17 ? 1 : 6))
         for (size_t nk = 0; nk <= 35; nk += (nk < 17 ? 1 : 6)) {
-            check_store(np, nk, 1.0f, 0.0f);
-            check_store(np, nk, -0.5f, 0.75f);
+            check_store(np, nk, 1.0f, 0.0f, 0);
+            check_store(np, nk, -0.5f, 0.75f, 0);
+            check_store(np, nk, 2.0f, 0.0f, 1);
+            check_store(np, nk, 1.0f, 0.5f, 1);
         }
     return tu_finish("ukernel/kvec");
 }

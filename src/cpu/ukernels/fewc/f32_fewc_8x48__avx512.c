@@ -3,7 +3,8 @@
  * broadcast weights from the packed filter (one 32-byte group a tap), 8 NV fused
  * multiply-adds; masked loads and multiply-adds on the in-place planes (tile), plain
  * ones on the zero-padded planes, stored through each vector's row segments (tile_pad:
- * ~1.3x the masked kernel's multiply-adds a cycle, measured on L1-resident data). */
+ * ~1.3x the masked kernel's multiply-adds a cycle, measured on L1-resident data; whole
+ * aligned vectors by non-temporal stores on request). */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -90,7 +91,7 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
 AI void tile_pad(const int NV, size_t mr, size_t nc, size_t ntap, const float *src, ptrdiff_t scs,
                  const ptrdiff_t *toff, const float *wp, float *dst, ptrdiff_t drs,
                  const ptrdiff_t *soff, const ptrdiff_t *doff, const uint16_t *dmask,
-                 float alpha, float beta)
+                 float alpha, float beta, int stream)
 {
     __m512 acc[MR][3];
 #pragma GCC unroll 8
@@ -121,7 +122,14 @@ AI void tile_pad(const int NV, size_t mr, size_t nc, size_t ntap, const float *s
         if ((size_t)i >= mr) break;
         float *d = dst + (ptrdiff_t)i * drs;
 #pragma GCC unroll 3
-        for (int v = 0; v < NV; v++) put(d + doff[v], dmask[v], acc[i][v], alpha, beta);
+        for (int v = 0; v < NV; v++) {
+            float *pv = d + doff[v];
+            if (stream && dmask[v] == 0xFFFF && ((uintptr_t)pv & 63) == 0)
+                _mm512_stream_ps(pv, alpha == 1.0f ? acc[i][v]
+                                                   : _mm512_mul_ps(_mm512_set1_ps(alpha), acc[i][v]));
+            else
+                put(pv, dmask[v], acc[i][v], alpha, beta);
+        }
     }
 }
 
@@ -129,14 +137,15 @@ void pdnn_f32_fewc_8x48_pad__avx512(size_t mr, size_t nv, size_t nc, size_t ntap
                                     const float *src, ptrdiff_t scs, const ptrdiff_t *toff,
                                     const float *wp, float *dst, ptrdiff_t drs,
                                     const ptrdiff_t *soff, const ptrdiff_t *doff,
-                                    const uint16_t *dmask, float alpha, float beta)
+                                    const uint16_t *dmask, float alpha, float beta, int stream)
 {
+    stream = stream && beta == 0.0f;
     if (mr == 0) return;
     if (mr > MR) mr = MR;
     switch (nv) {
-    case 1: tile_pad(1, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta); break;
-    case 2: tile_pad(2, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta); break;
-    case 3: tile_pad(3, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta); break;
+    case 1: tile_pad(1, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta, stream); break;
+    case 2: tile_pad(2, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta, stream); break;
+    case 3: tile_pad(3, mr, nc, ntap, src, scs, toff, wp, dst, drs, soff, doff, dmask, alpha, beta, stream); break;
     default: break;
     }
 }

@@ -44,11 +44,13 @@ void pdnn_f32_fewc_8x48__avx512(size_t mr, size_t nv, size_t nc, size_t ntap, co
  * for the lanes l of dmask[v] (dst unread and unwritten elsewhere). Every lane is one
  * chain of fused multiply-adds in the order above; with finite weights, a padding tap
  * (a zero) adds a zero of either sign, which leaves a sum as the masked kernel's but for
- * the sign of a zero. */
+ * the sign of a zero. stream (with beta == 0): vectors of all 16 lanes at 64-byte
+ * aligned addresses are written by non-temporal stores (the caller fences before the
+ * values are read). */
 void pdnn_f32_fewc_8x48_pad__avx512(size_t mr, size_t nv, size_t nc, size_t ntap,
                                     const float *src, ptrdiff_t scs, const ptrdiff_t *toff,
                                     const float *wp, float *dst, ptrdiff_t drs,
                                     const ptrdiff_t *soff, const ptrdiff_t *doff,
-                                    const uint16_t *dmask, float alpha, float beta);
+                                    const uint16_t *dmask, float alpha, float beta, int stream);
 
 #endif

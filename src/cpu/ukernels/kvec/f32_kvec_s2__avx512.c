@@ -2,6 +2,7 @@
  * body, specialized for every tile (pixels np, vectors nv) so that the accumulators stay
  * in registers and the broadcasts' offsets are constants. */
 #include <immintrin.h>
+#include <stdint.h>
 
 #include "cpu/ukernels/kvec/kvec_ukernels.h"
 #include "cpu/ukernels/transpose/transpose16_avx512.h"
@@ -60,8 +61,9 @@ void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, cons
 }
 
 void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t ldt, float *y,
-                                 ptrdiff_t ldy, float alpha, float beta)
+                                 ptrdiff_t ldy, float alpha, float beta, int stream)
 {
+    stream = stream && beta == 0.0f;
     const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
     for (size_t i0 = 0; i0 < np; i0 += 16)
         for (size_t k0 = 0; k0 < nk; k0 += 16) {
@@ -77,7 +79,10 @@ void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t
                 __m512 v = _mm512_mul_ps(va, c[j]);
                 if (beta != 0.0f)
                     v = _mm512_add_ps(v, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(mi, dj)));
-                _mm512_mask_storeu_ps(dj, mi, v);
+                if (stream && ni == 16 && ((uintptr_t)dj & 63) == 0)
+                    _mm512_stream_ps(dj, v);
+                else
+                    _mm512_mask_storeu_ps(dj, mi, v);
             }
         }
 }

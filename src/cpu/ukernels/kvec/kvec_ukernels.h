@@ -36,8 +36,10 @@ void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, cons
  *   y[k ldy + i] = alpha * t[i ldt + k]  (+ beta * y[k ldy + i] when beta != 0: a rounded
  *                                          product, then an addition; y unread when
  *                                          beta == 0)
- * through 16 x 16 register transposes (edges masked). Nothing else of y is written. */
+ * through 16 x 16 register transposes (edges masked). Nothing else of y is written.
+ * stream (with beta == 0): runs of 16 pixels at 64-byte aligned addresses are written by
+ * non-temporal stores (the caller fences before the values are read). */
 void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t ldt, float *y,
-                                 ptrdiff_t ldy, float alpha, float beta);
+                                 ptrdiff_t ldy, float alpha, float beta, int stream);
 
 #endif

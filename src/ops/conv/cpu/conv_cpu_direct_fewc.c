@@ -51,6 +51,7 @@
  *
  * The backward filter of these problems: conv_cpu_direct_bcast.c. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -390,7 +391,12 @@ static pdnnStatus_t pad_exec(const fewc_geom *f, const pdnn_conv_args *arg, cons
     const ptrdiff_t *soff = l->soff, *doff = l->doff;
     const uint16_t *dmask = l->dmask;
 
+    /* y beyond the caches: its whole vectors by non-temporal stores */
+    const int stream = beta == 0.0f && (double)f->n * (double)f->k * (double)f->npix *
+                                               sizeof(float) > PDNN_CONV_STREAM_BYTES;
+
 #pragma omp parallel num_threads(nt) if (nt > 1)
+    {
     for (int64_t n0 = 0; n0 < f->n; n0 += nbi) {
         const int64_t nimg = f->n - n0 < nbi ? f->n - n0 : nbi;
 #pragma omp for schedule(static)
@@ -407,9 +413,11 @@ static pdnnStatus_t pad_exec(const fewc_geom *f, const pdnn_conv_args *arg, cons
                                                (size_t)f->taps, src, (ptrdiff_t)f->pscs, toff,
                                                wp + b * T * MR, dst + b * MR * G->ys[1],
                                                (ptrdiff_t)G->ys[1], soff + v0, doff + v0,
-                                               dmask + v0, alpha, beta);
+                                               dmask + v0, alpha, beta, stream);
             }
         }
+    }
+    if (stream) atomic_thread_fence(memory_order_seq_cst); /* the streamed lines */
     }
     return PDNN_STATUS_SUCCESS;
 }

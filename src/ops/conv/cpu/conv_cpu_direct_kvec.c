@@ -27,7 +27,8 @@
  * over the input channels in chunks of KVEC_CB (its filter chunk, ~18 KiB, stays in L1
  * while the band's tiles run through it), the running sums of the band's pixels in a
  * pixel-major scratch slot, which at the end is transposed into y's planes with alpha
- * and beta (kvec_store). The padding adds w * 0, as im2col's zeros do in the GEMM paths
+ * and beta (kvec_store; by non-temporal stores where y is larger than
+ * PDNN_CONV_STREAM_BYTES and beta == 0). The padding adds w * 0, as im2col's zeros do in the GEMM paths
  * (an Inf or NaN weight then also reaches border outputs; the reference skips them).
  *
  * Sums: every output is, per chunk of KVEC_CB input channels, one chain of fused
@@ -42,6 +43,7 @@
  * planes of a chunk of images (KVEC_CHUNK_BYTES, or one image) and the scratch slots
  * (min(items of a chunk, KVEC_SLOTS_MAX) x band rows x Q x 16 nv floats, a slot at most
  * ~KVEC_YT_BYTES unless one output row is larger). */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -287,7 +289,7 @@ static void taps_setup(const kv_geom *f, kv_taps *t)
  * output rows [p0, p1); the sums in the slot t, then into y's planes at yb. */
 static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const float *wt,
                      int64_t b, int64_t p0, int64_t p1, float *t, float *yb, float alpha,
-                     float beta)
+                     float beta, int stream)
 {
     const pdnn_conv_geom3 *G = &f->G;
     const float *wk = wt + b * f->c * f->taps * f->nkl;
@@ -308,7 +310,7 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
     const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
     pdnn_f32_kvec_store__avx512((size_t)((p1 - p0) * f->Q), (size_t)nk, t, (ptrdiff_t)f->nkl,
                                 yb + b * f->nkl * G->ys[1] + p0 * f->Q, (ptrdiff_t)G->ys[1],
-                                alpha, beta);
+                                alpha, beta, stream);
 }
 
 static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
@@ -335,6 +337,9 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const bool plain = filter_plain(p, &f);
     const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
     const int64_t npc = cdiv(f.c, KVEC_PACK_C); /* packing tasks a block */
+    /* y beyond the caches: its whole aligned runs by non-temporal stores */
+    const int stream = beta == 0.0f && (double)f.n * (double)f.k * (double)f.P * (double)f.Q *
+                                               sizeof(float) > PDNN_CONV_STREAM_BYTES;
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -362,9 +367,10 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t p0 = it % f.bands * f.rows;
                 const int64_t p1 = p0 + f.rows < f.P ? p0 + f.rows : f.P;
                 run_item(&f, &tp, l.pad + ni * f.c * f.plane, l.wt, b, p0, p1, slot,
-                         y + (n0 + ni) * G->ys[0], alpha, beta);
+                         y + (n0 + ni) * G->ys[0], alpha, beta, stream);
             }
         }
+        if (stream) atomic_thread_fence(memory_order_seq_cst); /* the streamed lines */
     }
     return PDNN_STATUS_SUCCESS;
 }

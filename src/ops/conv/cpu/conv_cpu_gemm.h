@@ -185,6 +185,15 @@ static inline int64_t pdnn_conv_gemm_pad_lane(const pdnn_conv_gemm_padgeom *pg, 
 /* Target bytes of one chunk of padded images (a chunk holds at least one image). */
 #define PDNN_CONV_GEMM_PAD_CHUNK_BYTES ((size_t)512 << 10)
 
+/* Bytes of output above which the direct paths that write each output line once and
+ * whole (cpu:direct_fewc's padded planes, cpu:direct_kvec) store it with non-temporal
+ * stores where beta == 0: such an output does not stay in the caches anyway, and a
+ * plain store first reads the line it writes (MobileNet-v2's stem, minibatch 32, 2
+ * threads: 51 MiB of y, 3.4 -> 3.0 ms; per image it ran at minibatch 1's speed up to
+ * minibatch 4, 6 MiB, and 15% slower from minibatch 8). A property of the call's sizes,
+ * and the stores write the same values either way. */
+#define PDNN_CONV_STREAM_BYTES ((double)(8 << 20))
+
 void pdnn_conv_gemm_padgeom_init(const pdnn_conv_gemm_geom *g, pdnn_conv_gemm_padgeom *pg);
 /* Offsets of the T taps of group 0 in a padded image (channel plane + pad_off of the
  * tap's dilated, possibly flipped, spatial offset), in filter memory order. */
