@@ -24,7 +24,9 @@
  * Each with alpha / beta pairs (beta == 0 on a NaN-poisoned output, beta != 0 blended),
  * small-integer data exact and random data within 1e-5, 1 and 2 threads bitwise (the
  * harness). Run again under PDNN_MAX_CPU_ISA=avx2 and scalar (tests/CMakeLists.txt). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cpu/cache.h"
 #include "cpu/isa.h"
@@ -395,6 +397,18 @@ static void test_ldb_copy(void)
     check_path(&s, bd, takes_ldb_copy, false);
 }
 
+/* The forward's non-temporal stores (ldb_stream: the 6 x 64 kernel, beta == 0, one
+ * channel block, y past PDNN_CONV_STREAM_BYTES and the last-level cache, which main sets
+ * to 1 MiB through PDNN_CACHE_L3): 9.6 MB of y on 112 x 112 images (aligned rows) and
+ * 9.4 MB on 14 x 14 images (the copied B panels, rows not 64-byte aligned). */
+static void test_ldb_stream(void)
+{
+    tu_conv_shape s = shape(2, 1, 24, 96, 112, 112, 1, TU_LAYOUT_PACKED);
+    check_path(&s, PDNN_CONV_FWD, takes_ldb, true);
+    s = shape(64, 1, 20, 188, 14, 14, 1, TU_LAYOUT_PACKED);
+    check_path(&s, PDNN_CONV_FWD, takes_ldb, true);
+}
+
 /* Backward filter of NCHW images of 512+ pixels: dot products along the pixels for
  * filters of at most 8192 elements (AVX-512), the GEMM form above. */
 static void test_bwdf(void)
@@ -499,12 +513,15 @@ static void test_bwdf_a2(void)
 int main(void)
 {
     tu_seed(1717);
+    /* a last-level cache of 1 MiB (read by test_ldb_stream's rule only) */
+    setenv("PDNN_CACHE_L3", "1048576", 1);
     test_bwdd_t();
     test_ldb();
     test_ldb_blocks();
     test_ldb_batched();
     test_ldb_a_blocked();
     test_ldb_copy();
+    test_ldb_stream();
     test_bwdf();
     test_bwdf_a2();
     printf("conv 1x1 paths: %ld direction cases\n", tu_conv_cases());

@@ -6,8 +6,10 @@
  * the prefetch pointer changes nothing. On random data each kernel gives the bits of
  * the packed micro-kernel of its ISA (gemm_ukernels.h). A kernel's copying form (6 x 64
  * AVX-512, 6 x 16 AVX2) gives the bits of the kernel and writes exactly B's kc x nr cells to its
- * panel (rows NR apart; the other cells and the row past kc stay unwritten). Each kernel this CPU runs is
- * tested, and the selection follows PDNN_MAX_CPU_ISA. */
+ * panel (rows NR apart; the other cells and the row past kc stay unwritten). The
+ * non-temporal forms (6 x 64 AVX-512) give the bits and the untouched cells of the plain
+ * forms, C 64-byte aligned (its aligned vectors streamed where beta == 0). Each kernel
+ * this CPU runs is tested, and the selection follows PDNN_MAX_CPU_ISA. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -26,15 +28,18 @@ typedef struct {
     pdnn_f32_gemm_ldb_ukernel_fn ldb;
     pdnn_f32_gemm_ukernel_fn packed;
     pdnn_f32_gemm_ldb_copy_ukernel_fn copy; /* the copying form, or NULL */
+    pdnn_f32_gemm_ldb_ukernel_fn nt;        /* the non-temporal forms, or NULL */
+    pdnn_f32_gemm_ldb_copy_ukernel_fn copy_nt;
 } kern;
 
 static const kern kerns[] = {
     {"6x8__scalar", PDNN_ISA_SCALAR, 6, 8, pdnn_f32_gemm_ldb_ukernel_6x8__scalar,
-     pdnn_f32_gemm_ukernel_6x8__scalar, NULL},
+     pdnn_f32_gemm_ukernel_6x8__scalar, NULL, NULL, NULL},
     {"6x16__avx2_fma", PDNN_ISA_AVX2, 6, 16, pdnn_f32_gemm_ldb_ukernel_6x16__avx2_fma,
-     pdnn_f32_gemm_ukernel_6x16__avx2_fma, pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma},
+     pdnn_f32_gemm_ukernel_6x16__avx2_fma, pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma, NULL, NULL},
     {"6x64__avx512", PDNN_ISA_AVX512, 6, 64, pdnn_f32_gemm_ldb_ukernel_6x64__avx512,
-     pdnn_f32_gemm_ukernel_6x64__avx512, pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512},
+     pdnn_f32_gemm_ukernel_6x64__avx512, pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512,
+     pdnn_f32_gemm_ldb_nt_ukernel_6x64__avx512, pdnn_f32_gemm_ldb_copy_nt_ukernel_6x64__avx512},
 };
 
 #define SENT 777.0f
@@ -105,6 +110,25 @@ static void run(const kern *K, int mr, int nr, int kc, int amode, float alpha, f
         TU_CHECK(pbad == 0, "%s copy mr %d nr %d kc %d: %d bad panel cells", K->name, mr, nr, kc, pbad);
         free(pan);
         free(c3);
+    }
+    /* the non-temporal forms: the plain forms' bits, C aligned so that its whole vectors
+     * at 64-byte boundaries are streamed (beta == 0) */
+    if (K->nt) {
+        const size_t cna = (cn * sizeof(float) + 63) / 64 * 64;
+        float *c4 = aligned_alloc(64, cna), *pan = malloc((size_t)(kc + 1) * (size_t)K->nr * sizeof(float));
+        for (int form = 0; form < 2; form++) {
+            memcpy(c4, c0, cn * sizeof(float));
+            if (form == 0)
+                K->nt((size_t)mr, (size_t)nr, (size_t)kc, a, rs_a, cs_a, b, ldb, c4, ldc, alpha, beta,
+                      with_pf ? b : NULL, with_pf ? (size_t)(kc / (1 + nr % 3)) : 0);
+            else
+                K->copy_nt((size_t)mr, (size_t)nr, (size_t)kc, a, rs_a, cs_a, b, ldb, c4, ldc, alpha,
+                           beta, NULL, 0, pan);
+            TU_CHECK(memcmp(c, c4, cn * sizeof(float)) == 0, "%s %s mr %d nr %d kc %d beta %g: C differs from the kernel's",
+                     K->name, form ? "copy_nt" : "nt", mr, nr, kc, beta);
+        }
+        free(c4);
+        free(pan);
     }
     /* the packed kernel of the same ISA on the same data: the same bits */
     if (!ints && kc > 0 && mr > 0 && nr > 0) {

@@ -2,10 +2,13 @@
  * f32_gemm_ldb_<MR>x<NR>__<isa>.c file after the same macros as gemm_ukernel_tmpl.h
  * (UK_FN UK_T UK_MR UK_NV UK_W V VZERO VSET1 VLOADU VSTOREU VFMA VMUL VADD VMASK
  * VMASK_FIRST VMLOADZ VMSTORE; UK_KUNROLL: the sum's loop unrolled by 2 or 4; UK_FN_COPY:
- * also the copying form). Contract in gemm_ldb_ukernels.h. The body is
+ * also the copying form; UK_FN_NT and UK_FN_COPY_NT, with VSTREAM: both forms again with
+ * non-temporal stores). Contract in gemm_ldb_ukernels.h. The body is
  * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
  * narrow tile runs only the multiply-adds of its columns; the accumulators stay in
  * registers. */
+
+#include <stdint.h>
 
 #define UK_NR (UK_NV * UK_W)
 #define UK_UNROLL _Pragma("GCC unroll 16")
@@ -15,7 +18,7 @@ static inline __attribute__((always_inline)) void
 uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         const UK_T *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a, const UK_T *restrict b,
         ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf,
-        size_t pfn, const int cp, UK_T *restrict bc)
+        size_t pfn, const int cp, UK_T *restrict bc, const int nt)
 {
     if (!pf) pfn = 0;
     /* one prefetched row every pfe steps, the first at step 0 */
@@ -79,52 +82,57 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
                 VMSTORE(ci + UK_W * j, mk, v);
             } else {
                 if (rd) v = VADD(v, VMUL(vb, VLOADU(ci + UK_W * j)));
-                VSTOREU(ci + UK_W * j, v);
+#ifdef VSTREAM
+                if (nt && !rd && ((uintptr_t)(ci + UK_W * j) & (UK_W * sizeof(UK_T) - 1)) == 0)
+                    VSTREAM(ci + UK_W * j, v);
+                else
+#endif
+                    VSTOREU(ci + UK_W * j, v);
             }
         }
     }
 }
 
-#define UK_CASE(n, cp)                                                                    \
+#define UK_CASE(n, cp, nt)                                                                \
     case n:                                                                               \
         if (rem)                                                                          \
             uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
-                    cp, bc);                                                              \
+                    cp, bc, nt);                                                          \
         else                                                                              \
             uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
-                    cp, bc);                                                              \
+                    cp, bc, nt);                                                          \
         break
 
 #if UK_NV > 4
 #error "gemm_ldb_ukernel_tmpl.h: at most 4 B vectors a tile"
 #endif
 #if UK_NV >= 4
-#define UK_CASE4(cp) UK_CASE(4, cp);
+#define UK_CASE4(cp, nt) UK_CASE(4, cp, nt);
 #else
-#define UK_CASE4(cp)
+#define UK_CASE4(cp, nt)
 #endif
 #if UK_NV >= 3
-#define UK_CASE3(cp) UK_CASE(3, cp);
+#define UK_CASE3(cp, nt) UK_CASE(3, cp, nt);
 #else
-#define UK_CASE3(cp)
+#define UK_CASE3(cp, nt)
 #endif
 #if UK_NV >= 2
-#define UK_CASE2(cp) UK_CASE(2, cp);
+#define UK_CASE2(cp, nt) UK_CASE(2, cp, nt);
 #else
-#define UK_CASE2(cp)
+#define UK_CASE2(cp, nt)
 #endif
-#define UK_SWITCH(cp)                                                                     \
+#define UK_SWITCH(cp, nt)                                                                   \
     do {                                                                                  \
         if (mr == 0 || nr == 0) return;                                                   \
         if (nr > UK_NR) nr = UK_NR;                                                       \
         const size_t rem = nr % UK_W, nv = (nr + UK_W - 1) / UK_W;                        \
         const VMASK mk = VMASK_FIRST(rem ? rem : 1);                                      \
         switch (nv) {                                                                     \
-            UK_CASE4(cp)                                                                  \
-            UK_CASE3(cp)                                                                  \
-            UK_CASE2(cp)                                                                  \
+            UK_CASE4(cp, nt)                                                              \
+            UK_CASE3(cp, nt)                                                              \
+            UK_CASE2(cp, nt)                                                              \
         default:                                                                          \
-            UK_CASE(1, cp);                                                               \
+            UK_CASE(1, cp, nt);                                                            \
         }                                                                                 \
     } while (0)
 
@@ -133,7 +141,7 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
            ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn)
 {
     UK_T *bc = NULL;
-    UK_SWITCH(0);
+    UK_SWITCH(0, 0);
 }
 
 #ifdef UK_FN_COPY
@@ -144,7 +152,30 @@ void UK_FN_COPY(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff
                 ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn,
                 UK_T *restrict bc)
 {
-    UK_SWITCH(1);
+    UK_SWITCH(1, 0);
+}
+#endif
+
+#ifdef UK_FN_NT
+/* The kernel with C's whole aligned vectors stored non-temporally where beta == 0 (the
+ * caller fences before another thread reads C). */
+void UK_FN_NT(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+              ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
+              ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn)
+{
+    UK_T *bc = NULL;
+    UK_SWITCH(0, 1);
+}
+#endif
+
+#ifdef UK_FN_COPY_NT
+/* The copying form with non-temporal stores of C, as UK_FN_NT. */
+void UK_FN_COPY_NT(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
+                   ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
+                   ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn,
+                   UK_T *restrict bc)
+{
+    UK_SWITCH(1, 1);
 }
 #endif
 

@@ -56,6 +56,20 @@ void pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc
                                                  const float *pf, size_t pfn,
                                                  float *restrict bc);
 
+/* Non-temporal forms (AVX-512's 6 x 64): the same tile, arithmetic and bits, with
+ * beta == 0 each whole vector of C at a 64-byte aligned address written by a
+ * non-temporal store (past the caches: for outputs larger than the last-level cache,
+ * written once; the caller fences, e.g. atomic_thread_fence, before C is read by another
+ * thread); other vectors, and every vector when beta != 0, stored as by the plain forms. */
+PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_nt_ukernel_6x64__avx512);
+void pdnn_f32_gemm_ldb_copy_nt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc,
+                                                    const float *restrict a, ptrdiff_t rs_a,
+                                                    ptrdiff_t cs_a, const float *restrict b,
+                                                    ptrdiff_t ldb, float *restrict c,
+                                                    ptrdiff_t rs_c, float alpha, float beta,
+                                                    const float *pf, size_t pfn,
+                                                    float *restrict bc);
+
 void pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma(size_t mr, size_t nr, size_t kc,
                                                    const float *restrict a, ptrdiff_t rs_a,
                                                    ptrdiff_t cs_a, const float *restrict b,

@@ -18,5 +18,6 @@
 #define VMASK_FIRST(n) ((__mmask16)((1u << (n)) - 1u))
 #define VMLOADZ(m, p) _mm512_maskz_loadu_ps(m, p)
 #define VMSTORE(p, m, v) _mm512_mask_storeu_ps(p, m, v)
+#define VSTREAM(p, v) _mm512_stream_ps(p, v) /* p 64-byte aligned */
 
 #endif

@@ -27,8 +27,11 @@
  * order: results depend only on the data (and, through a_blocked and a 7 x 7 image's
  * blocks, the L2 and L1 sizes), never on the tiling or the thread count (threads split
  * images, pixel panels and row blocks of the output; the tail pixels are the shape's).
- * Exact on small integers. */
+ * Exact on small integers. A forward whose y is larger than the last-level cache, summed
+ * in one channel block with beta == 0, is stored non-temporally (ldb_stream). */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
+
+#include <stdatomic.h>
 
 #include "core/par.h"
 #include "cpu/cache.h"
@@ -212,6 +215,7 @@ typedef struct {
     bool rmaj;                        /* tasks ordered row block before image */
     bool bpack;                       /* B's block copied into contiguous panels */
     pdnn_f32_gemm_ldb_copy_ukernel_fn cpk; /* the kernel's copying form (bpack) */
+    bool stream;                      /* C stored non-temporally (ldb_stream) */
 } ldb_run;
 
 /* The copying form of the ldb kernel uk, where B's rows are copied (copy_rows): the
@@ -248,6 +252,22 @@ static bool copy_rows(const ldb_run *r)
     if (r->cpk == pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma && r->n > 1) return false;
     return r->cpk && r->np > r->uk->nr &&
            ((r->ldb | r->b_ns | r->b_gs) % LDB_VEC != 0 || (uintptr_t)r->b % 64 != 0);
+}
+
+/* Whether the forward stores y non-temporally (the 6 x 64 kernel's _nt_ forms): beta ==
+ * 0, the whole sum over the channels in one block (each output written once, never read
+ * back), and y larger than the last-level cache and PDNN_CONV_STREAM_BYTES. Measured on
+ * the AMD Zen 4 of docs/PERF.md (L3 32 MiB), mb32, 2 threads: MobileNet-v2 b2_expand
+ * (154 MB of y) 135 -> 185 GFLOP/s, b3_expand 128 -> 204, ResNet-50 res2a_branch2c and
+ * res3a_branch2c 194-198 -> 218-222; on the Intel machine (L3 260 MiB) streaming layers
+ * of 25-100 MB of y ran 5-20% slower, and the rule leaves them cached. A property of
+ * the call's sizes and the cache's; the same values are stored either way. */
+static bool ldb_stream(const ldb_run *r, const pdnn_conv_gemm_geom *g)
+{
+    if (r->uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || r->beta != 0.0f || r->kcb < r->k) return false;
+    const double ybytes = (double)g->n * (double)g->g * (double)r->m * (double)r->np * sizeof(float);
+    const double l3 = (double)pdnn_cpu_cache_sizes()->l3;
+    return ybytes > PDNN_CONV_STREAM_BYTES && ybytes > l3;
 }
 
 /* Tasks u < t (over the items, per = mb * pb tasks an item) in the last row block of
@@ -478,13 +498,13 @@ static void ldb_task(const ldb_run *r, int64_t t)
                     const float *pfp = pf ? nb + r0 * r->ldb + pan * nr : NULL;
                     const size_t pfn = pf ? (size_t)min64(rpc, nk - r0) : 0;
                     if (cp)
-                        r->cpk((size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a,
-                               r->a_rs, r->a_cs, b, r->ldb, c + q, r->rs_c, r->alpha, beff, pfp, pfn,
-                               bp + (q - P.p0) * kc);
+                        (r->stream ? pdnn_f32_gemm_ldb_copy_nt_ukernel_6x64__avx512 : r->cpk)(
+                            (size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a, r->a_rs,
+                            r->a_cs, b, r->ldb, c + q, r->rs_c, r->alpha, beff, pfp, pfn, bp + (q - P.p0) * kc);
                     else
-                        r->uk->f32((size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a,
-                                   r->a_rs, r->a_cs, b, inb ? r->ldb : nr, c + q, r->rs_c, r->alpha, beff,
-                                   pfp, pfn);
+                        (r->stream ? pdnn_f32_gemm_ldb_nt_ukernel_6x64__avx512 : r->uk->f32)(
+                            (size_t)min64(mr, ie - i), (size_t)min64(nr, pend - q), (size_t)kc, a, r->a_rs,
+                            r->a_cs, b, inb ? r->ldb : nr, c + q, r->rs_c, r->alpha, beff, pfp, pfn);
                 }
                 for (int64_t j = 0; j < ntail; j++) /* A's rows (in L1 now) dot each tail column */
                     for (int64_t i2 = 0; i2 < min64(mr, ie - i); i2 += gv->mr)
@@ -770,8 +790,10 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
             }
             rc.bpack = copy_rows(&rc);
             ldb_tiles(&rc, g->es, nt);
+            rc.stream = fwd && ldb_stream(&rc, g);
 #pragma omp for schedule(static)
             for (int64_t t = 0; t < rc.ntasks; t++) ldb_task(&rc, t);
+            if (rc.stream) atomic_thread_fence(memory_order_seq_cst); /* the streamed lines */
             if (compact && !fwd) {
 #pragma omp for schedule(static)
                 for (int64_t i = 0; i < rc.n * cgt; i++)
