@@ -1,9 +1,11 @@
-/* The row-vector 3x3 depthwise path (conv_cpu_direct_dw_row.c, rows of at most 32 columns
- * as one or two vectors read in place by masked loads, AVX-512 only) against the
+/* The row-vector 3x3 depthwise path (conv_cpu_direct_dw_row.c, rows as vectors read in
+ * place by masked loads, AVX-512 only) against the
  * independent oracle of tests/common/tu_conv.h, run directly through a test entry whose
- * supports() is pdnn_dwrow_applies: widths 7-32 (6 and 33, 40 refused; up to 8: two
+ * supports() is pdnn_dwrow_applies: widths from 7 (6 refused; up to 8: two
  * planes a vector, an odd last plane alone, the backward filter's pairs' tap sums 16 at a
- * time; up to 16: two planes a call; 17-32: two vectors, one plane), heights 1-14 (one row: only
+ * time; up to 16: two planes a call; 17-32: two vectors, one plane; past 32, forward and
+ * backward data only: strips of 4 vectors and a last strip of 1-4, 33-130 columns, a
+ * whole or partial last vector), heights 1-14 (one row: only
  * the middle tap row), channel counts that cross the 8-plane calls and pairs (a single last
  * plane; backward filter: blocks of up to 32 channels, their tap sums 16 at a time
  * across planes), minibatches 1-40 (the backward filter's images in registers), flip, KRSC
@@ -51,7 +53,9 @@ static const int cfg[][4] = {
     {2, 17, 3, 2},   {3, 32, 2, 2},  {5, 31, 3, 1},   {4, 15, 5, 2},  {14, 16, 2, 4},
     {6, 8, 9, 1},    {3, 10, 4, 3},  {9, 12, 2, 2},   {2, 28, 3, 3},  {28, 28, 2, 1},
     {1, 30, 3, 2},   {11, 24, 1, 2}, {13, 9, 17, 1},  {8, 33, 2, 1},  {5, 40, 2, 1},
-    {2, 13, 70, 2},  {3, 14, 33, 3},  {7, 7, 21, 16}, {5, 8, 36, 20}};
+    {2, 13, 70, 2},  {3, 14, 33, 3},  {7, 7, 21, 16}, {5, 8, 36, 20}, {1, 33, 2, 2},
+    {3, 48, 3, 1},   {9, 56, 2, 2},  {2, 63, 2, 1},   {4, 64, 3, 1},  {5, 65, 2, 2},
+    {10, 80, 1, 1},  {12, 112, 2, 1}, {3, 130, 2, 1}, {2, 100, 3, 2}};
 
 static tu_conv_shape cfg_shape(int i)
 {
@@ -66,8 +70,7 @@ static tu_conv_shape cfg_shape(int i)
 /* The documented rules (conv_cpu_direct_dw_row.c) for a packed 3x3 "same" shape. */
 static bool rw_expected(const tu_conv_shape *s, pdnn_conv_dir dir)
 {
-    (void)dir;
-    return s->in[1] >= 7 && s->in[1] <= 32;
+    return s->in[1] >= 7 && (s->in[1] <= 32 || dir != PDNN_CONV_BWD_FILTER);
 }
 
 static void test_path(void)

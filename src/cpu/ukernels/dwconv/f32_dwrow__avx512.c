@@ -4,7 +4,8 @@
  * 13% backward filter at minibatch 1) made once and added into the
  * three output rows they reach (rows i + 1, i, i - 1 through tap rows 0, 1, 2), three
  * rolling accumulators a row; two planes at a time for one-vector rows (rows of up to 8:
- * the two planes in one vector, conv_dual). bwdf: the nine
+ * the two planes in one vector, conv_dual); rows past 32 columns in strips of up to 4
+ * vectors (conv_strip, the strip's neighbour vectors loaded for its edge shifts). bwdf: the nine
  * tap sums of one or two planes in registers over the images and rows, the dy rows
  * y + 1, y, y - 1 of source row y kept rolling; the planes' tap vectors then summed 16
  * at a time in one transposing tree (tree16x16: the same tree as one at a time, ~3
@@ -192,6 +193,86 @@ AI void conv_dual(const int MODE, const float *sa, const float *sb, const float 
 }
 
 
+/* Rows of more than 32 columns (conv_wide): one plane, a strip of NV vectors (<= 4) from
+ * vector u0 down all the rows, as conv_planes (three rolling accumulators a vector, each
+ * source row's vectors loaded once and shifted by valignd), the strip's neighbours
+ * (vector u0 - 1 and u0 + NV, zero outside the row) loaded for the shifts across its
+ * edges. */
+AI void conv_strip(const int NV, const int MODE, const float *s, const float *w, float *d,
+                   size_t H, size_t W, size_t u0, __m512 va, __m512 vb)
+{
+    __mmask16 kv[4], kc[4][3];
+#pragma GCC unroll 4
+    for (int u = 0; u < NV; u++) {
+        const ptrdiff_t n = (ptrdiff_t)W - 16 * (ptrdiff_t)(u0 + (size_t)u);
+        kv[u] = below(n);
+        kc[u][0] = (__mmask16)(u0 + (size_t)u == 0 ? kv[u] & 0xFFFE : kv[u]);
+        kc[u][1] = kv[u];
+        kc[u][2] = below(n - 1);
+    }
+    const __mmask16 khi = below((ptrdiff_t)W - 16 * (ptrdiff_t)(u0 + (size_t)NV));
+    __m512 wv[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) wv[t] = _mm512_set1_ps(w[t]);
+    const __m512i z = _mm512_setzero_si512();
+    __m512 a0[4], a1[4], a2[4];
+#pragma GCC unroll 4
+    for (int u = 0; u < NV; u++) a1[u] = a2[u] = _mm512_setzero_ps();
+    const ptrdiff_t c0 = 16 * (ptrdiff_t)u0;
+    for (size_t y = 0; y < H; y++) {
+        const ptrdiff_t ro = (ptrdiff_t)(y * W) + c0;
+        const float *r = s + ro;
+        if (u0 == 0 && y + 8 < H) /* the whole row 8 on, for the strips to come */
+            for (size_t o = 0; o < W; o += 16) _mm_prefetch((const char *)(r + 8 * (ptrdiff_t)W + o), _MM_HINT_T0);
+        __m512i v[4];
+#pragma GCC unroll 4
+        for (int u = 0; u < NV; u++) v[u] = _mm512_castps_si512(_mm512_maskz_loadu_ps(kv[u], r + 16 * u));
+        const __m512i lo = u0 > 0 ? _mm512_castps_si512(_mm512_loadu_ps(r - 16)) : z;
+        const __m512i hi = khi ? _mm512_castps_si512(_mm512_maskz_loadu_ps(khi, r + 16 * NV)) : z;
+#pragma GCC unroll 4
+        for (int u = 0; u < NV; u++) {
+            const __m512 x[3] = {
+                _mm512_castsi512_ps(_mm512_alignr_epi32(v[u], u > 0 ? v[u - 1] : lo, 15)),
+                _mm512_castsi512_ps(v[u]),
+                _mm512_castsi512_ps(_mm512_alignr_epi32(u + 1 < NV ? v[u + 1] : hi, v[u], 1))};
+            a0[u] = a1[u];
+            a1[u] = a2[u];
+            if (y > 0) {
+#pragma GCC unroll 3
+                for (int c = 0; c < 3; c++)
+                    a0[u] = _mm512_mask3_fmadd_ps(wv[6 + c], x[c], a0[u], kc[u][c]);
+                store_out(MODE, d + ro - (ptrdiff_t)W + 16 * u, a0[u], kv[u], va, vb);
+            }
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; c++) a1[u] = _mm512_mask3_fmadd_ps(wv[3 + c], x[c], a1[u], kc[u][c]);
+            a2[u] = _mm512_setzero_ps();
+            if (y + 1 < H)
+#pragma GCC unroll 3
+                for (int c = 0; c < 3; c++)
+                    a2[u] = _mm512_mask3_fmadd_ps(wv[c], x[c], a2[u], kc[u][c]);
+        }
+    }
+#pragma GCC unroll 4
+    for (int u = 0; u < NV; u++)
+        store_out(MODE, d + (ptrdiff_t)((H - 1) * W) + c0 + 16 * u, a1[u], kv[u], va, vb);
+}
+
+/* A plane of rows of more than 32 columns: strips of 4 vectors, the last of 1-4. */
+AI void conv_wide(const int MODE, const float *s, const float *w, float *d, size_t H, size_t W,
+                  __m512 va, __m512 vb)
+{
+    const size_t nv = (W + L - 1) / L;
+    for (size_t u0 = 0; u0 < nv; u0 += 4) {
+        switch (nv - u0 >= 4 ? 4 : (int)(nv - u0)) {
+        case 4: conv_strip(4, MODE, s, w, d, H, W, u0, va, vb); break;
+        case 3: conv_strip(3, MODE, s, w, d, H, W, u0, va, vb); break;
+        case 2: conv_strip(2, MODE, s, w, d, H, W, u0, va, vb); break;
+        default: conv_strip(1, MODE, s, w, d, H, W, u0, va, vb); break;
+        }
+    }
+}
+
+
 AI void conv_mode(const int MODE, size_t np, const float *src, ptrdiff_t scs, const float *w,
                   ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs, __m512 va,
                   __m512 vb)
@@ -211,6 +292,9 @@ AI void conv_mode(const int MODE, size_t np, const float *src, ptrdiff_t scs, co
             conv_planes(2, 1, MODE, s, wp, d, H, W, va, vb);
         }
     }
+    for (; p < np && W > PDNN_DWROW_WMAX; p++)
+        conv_wide(MODE, src + (ptrdiff_t)p * scs, w + (ptrdiff_t)p * wcs, dst + (ptrdiff_t)p * dcs,
+                  H, W, va, vb);
     for (; p < np; p++) {
         const float *s[1] = {src + (ptrdiff_t)p * scs};
         const float *wp[1] = {w + (ptrdiff_t)p * wcs};
@@ -226,7 +310,7 @@ void pdnn_f32_dwrow_conv__avx512(size_t np, const float *src, ptrdiff_t scs, con
                                  ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs,
                                  float alpha, float beta)
 {
-    if (H == 0 || W == 0 || W > PDNN_DWROW_WMAX) return;
+    if (H == 0 || W == 0) return;
     const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
     if (beta != 0)
         conv_mode(2, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);

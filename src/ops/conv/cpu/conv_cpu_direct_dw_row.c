@@ -54,7 +54,8 @@ static bool rw_init(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, rw_geo
         G->dil[1] != 1 || G->dil[2] != 1 || G->pad[1] != 1 || G->pad[2] != 1)
         return false;
     const int64_t H = G->in[1], W = G->in[2];
-    if (G->out[1] != H || G->out[2] != W || W < RW_WMIN || W > PDNN_DWROW_WMAX) return false;
+    if (G->out[1] != H || G->out[2] != W || W < RW_WMIN) return false;
+    if (W > PDNN_DWROW_WMAX && p->dir == PDNN_CONV_BWD_FILTER) return false;
     if ((H > 1 && (G->xs[3] != W || G->ys[3] != W))) return false;
     R->H = H;
     R->W = W;
