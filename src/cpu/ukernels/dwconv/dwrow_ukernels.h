@@ -1,6 +1,6 @@
 /* Row-vector 3 x 3 depthwise micro-kernels (internal), f32, AVX-512 only: stride 1,
- * unit dilation, padding 1, the output plane the input's size (H x W, rows back to back;
- * conv any W, bwdf W <= PDNN_DWROW_WMAX). A plane row is ceil(W / 16) vectors read in place by masked
+ * unit dilation, padding 1, the output plane the input's size (H x W, rows back to back,
+ * any W; rows past PDNN_DWROW_WMAX in strips (conv) or vector by vector (bwdf)). A plane row is ceil(W / 16) vectors read in place by masked
  * loads (the lanes past the row never read), its columns j - 1 and j + 1 made by lane
  * shifts (the lanes outside the row masked off in every multiply-add: never added), each
  * row's three vectors used by the three output rows they reach; no copies, no mask
@@ -16,8 +16,7 @@
 
 #include <stddef.h>
 
-#define PDNN_DWROW_WMAX 32 /* bwdf's row width at most (two vectors); conv's rows past it
-                             * run in strips of 4 vectors */
+#define PDNN_DWROW_WMAX 32 /* rows of at most two vectors, kept whole in registers */
 
 /* conv: for planes p < np: dst[p dcs + i W + j] = alpha * sum_{t valid} w[p wcs + t] *
  * src[p scs + (i + r - 1) W + j + c - 1] (+ beta * dst, a rounded product then an

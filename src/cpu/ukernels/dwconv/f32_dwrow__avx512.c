@@ -460,6 +460,52 @@ AI void bwdf_dual(const float *sa, const float *sb, ptrdiff_t sns, const float *
     for (int t = 0; t < 9; t++) out[t] = a[t];
 }
 
+/* One plane of rows past 32 columns: its nine tap sums over the images, the source rows
+ * and the row's vectors in increasing order (bwdf_planes' order), the source row's
+ * vectors slid along the row (one load a vector, two valignd) and the three dy rows
+ * loaded at each vector (no rolling rows in registers at this width). */
+AI void bwdf_wide(const float *s, ptrdiff_t sns, const float *dy, ptrdiff_t dns, size_t nimg,
+                  size_t H, size_t W, __m512 *out)
+{
+    const size_t nv = (W + L - 1) / L;
+    const __m512i z = _mm512_setzero_si512();
+    __m512 a[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) a[t] = _mm512_setzero_ps();
+    for (size_t n = 0; n < nimg; n++) {
+        const float *xn = at(s, (ptrdiff_t)n * sns), *gn = at(dy, (ptrdiff_t)n * dns);
+        for (size_t y = 0; y < H; y++) {
+            const ptrdiff_t ro = (ptrdiff_t)(y * W);
+            const int up = y > 0, more = y + 1 < H;
+            const float *xr = xn + ro, *g1 = gn + ro;
+            __m512i prev = z, cur = _mm512_castps_si512(_mm512_maskz_loadu_ps(below((ptrdiff_t)W), xr));
+            for (size_t u = 0; u < nv; u++) {
+                const ptrdiff_t left = (ptrdiff_t)W - 16 * (ptrdiff_t)u;
+                const __mmask16 kv = below(left);
+                const __mmask16 kc[3] = {(__mmask16)(u == 0 ? kv & 0xFFFE : kv), kv, below(left - 1)};
+                const __m512i next = u + 1 < nv ? _mm512_castps_si512(_mm512_maskz_loadu_ps(below(left - 16), xr + 16 * (u + 1))) : z;
+                const __m512 x[3] = {_mm512_castsi512_ps(_mm512_alignr_epi32(cur, prev, 15)),
+                                     _mm512_castsi512_ps(cur),
+                                     _mm512_castsi512_ps(_mm512_alignr_epi32(next, cur, 1))};
+                const float *gu = g1 + 16 * u;
+                const __m512 d1 = _mm512_maskz_loadu_ps(kv, gu);
+                const __m512 d2 = more ? _mm512_maskz_loadu_ps(kv, gu + (ptrdiff_t)W) : _mm512_setzero_ps();
+                const __m512 d0 = up ? _mm512_maskz_loadu_ps(kv, gu - (ptrdiff_t)W) : _mm512_setzero_ps();
+#pragma GCC unroll 3
+                for (int c = 0; c < 3; c++) {
+                    if (more) a[c] = _mm512_mask3_fmadd_ps(d2, x[c], a[c], kc[c]);
+                    a[3 + c] = _mm512_mask3_fmadd_ps(d1, x[c], a[3 + c], kc[c]);
+                    if (up) a[6 + c] = _mm512_mask3_fmadd_ps(d0, x[c], a[6 + c], kc[c]);
+                }
+                prev = cur;
+                cur = next;
+            }
+        }
+    }
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) out[t] = a[t];
+}
+
 /* Tap sums waiting for their tree (v[0 .. n)), the next one's place in sum. */
 typedef struct {
     __m512 v[34];
@@ -511,7 +557,7 @@ void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptr
                                  const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg,
                                  size_t H, size_t W, float *sum)
 {
-    if (H == 0 || W == 0 || W > PDNN_DWROW_WMAX) return;
+    if (H == 0 || W == 0) return;
     pend q;
     q.n = 0;
     q.sum = sum;
@@ -538,7 +584,10 @@ void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptr
             pend_flush(&q, 0);
         }
     for (; p < np; p++) {
-        if (W <= L)
+        if (W > PDNN_DWROW_WMAX)
+            bwdf_wide(src + (ptrdiff_t)p * scs, sns, dy + (ptrdiff_t)p * dcs, dns, nimg, H, W,
+                      q.v + q.n);
+        else if (W <= L)
             bwdf_planes(1, 1, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,
                         dns, nimg, H, W, q.v + q.n);
         else

@@ -55,7 +55,6 @@ static bool rw_init(const pdnn_conv_problem *p, const pdnn_conv_geom3 *G, rw_geo
         return false;
     const int64_t H = G->in[1], W = G->in[2];
     if (G->out[1] != H || G->out[2] != W || W < RW_WMIN) return false;
-    if (W > PDNN_DWROW_WMAX && p->dir == PDNN_CONV_BWD_FILTER) return false;
     if ((H > 1 && (G->xs[3] != W || G->ys[3] != W))) return false;
     R->H = H;
     R->W = W;

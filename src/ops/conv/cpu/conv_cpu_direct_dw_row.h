@@ -1,8 +1,7 @@
 /* Row-vector 3 x 3 depthwise convolution (internal part of "cpu:direct_dw",
  * conv_cpu_direct_dw.c; conv_cpu_direct_dw_row.c): f32 at AVX-512, multiplier 1, 2-d flat
  * NCHW planes (rows back to back), 3 x 3 filters at stride 1, unit dilation, padding 1
- * (output = input size), rows of at least 7 columns (the backward filter: at most
- * PDNN_DWROW_WMAX), where it measures
+ * (output = input size), rows of at least 7 columns, where it measures
  * faster than the other paths (conv_cpu_direct_dw_row.c). Each returns false, touching
  * nothing, when the problem is outside that set (the caller then runs its other paths). */
 #ifndef PDNN_CONV_CPU_DIRECT_DW_ROW_H
