@@ -3,9 +3,9 @@
  * independent oracle of tests/common/tu_conv.h, run directly through a test entry whose
  * supports() is pdnn_dwrow_applies: widths from 7 (6 refused; up to 8: two
  * planes a vector, an odd last plane alone, the backward filter's pairs' tap sums 16 at a
- * time; up to 16: two planes a call; 17-32: two vectors, one plane; past 32, forward and
- * backward data only: strips of 4 vectors and a last strip of 1-4, 33-130 columns, a
- * whole or partial last vector), heights 1-14 (one row: only
+ * time; up to 16: two planes a call; 17-32: two vectors, one plane; 33-130 columns: strips
+ * of 4 vectors and a last strip of 1-4, the backward filter vector by vector, a whole or
+ * partial last vector), heights 1-14 (one row: only
  * the middle tap row), channel counts that cross the 8-plane calls and pairs (a single last
  * plane; backward filter: blocks of up to 32 channels, their tap sums 16 at a time
  * across planes), minibatches 1-40 (the backward filter's images in registers), flip, KRSC

@@ -1,6 +1,7 @@
 /* Row-vector 3 x 3 depthwise micro-kernels (internal), f32, AVX-512 only: stride 1,
  * unit dilation, padding 1, the output plane the input's size (H x W, rows back to back,
- * any W; rows past PDNN_DWROW_WMAX in strips (conv) or vector by vector (bwdf)). A plane row is ceil(W / 16) vectors read in place by masked
+ * any W; rows past PDNN_DWROW_WMAX in strips (conv) or vector by vector (bwdf)). A plane
+ * row is ceil(W / 16) vectors read in place by masked
  * loads (the lanes past the row never read), its columns j - 1 and j + 1 made by lane
  * shifts (the lanes outside the row masked off in every multiply-add: never added), each
  * row's three vectors used by the three output rows they reach; no copies, no mask

@@ -20,6 +20,15 @@
  * multiply-adds a 7x7 plane, measured 25% slower than one row a vector, with 1, 2 or 4
  * planes interleaved, and no faster with lane shifts instead of shifted loads: not kept;
  * two planes a vector with lane shifts measured 1.4x faster: kept, rows up to 8.)
+ * Rows past 32 columns run in strips of 4 vectors down the plane (forward, backward
+ * data; the first strip prefetching whole rows 8 ahead for the others) or vector by
+ * vector along each row (backward filter, the dy rows loaded at each vector). AMD Zen 4,
+ * 2 threads, against the masked flat path, lowest of 3-5 alternating runs: MobileNet-v2
+ * b1_dw (112 x 112 x 32) forward mb1 84 -> 42 us, mb32 2.52 -> 2.32 ms, backward filter
+ * mb1 80 -> 40 us, mb32 2.70 -> 2.09 ms; b3_dw (56 x 56 x 144) forward mb1 86 -> 53 us,
+ * mb32 3.84 -> 1.94 ms, backward filter mb1 83 -> 58 us, mb32 even (3.6 ms); without the
+ * prefetch b1_dw forward mb32 ran 4.4 ms (its strips no stream for the hardware
+ * prefetcher).
  * Threads split (image, channel) planes (forward, backward data; calls of up to RW_GROUP
  * consecutive channels) or blocks of up to RW_WBLOCK channels, at least two (backward
  * filter); every output is one chain in an order fixed by the problem, so results do not
