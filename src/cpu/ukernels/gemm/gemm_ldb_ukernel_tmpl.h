@@ -144,13 +144,17 @@ void UK_FN(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs
     UK_SWITCH(0, 0);
 }
 
+/* The copying forms' signature. */
+#define UK_COPY_SIG(name)                                                                 \
+    void name(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,    \
+              ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,   \
+              ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn,         \
+              UK_T *restrict bc)
+
 #ifdef UK_FN_COPY
 /* The same tile, also writing the B it reads to bc (row k at bc + k * UK_NR, columns
  * j < nr), a contiguous panel later tiles read with ldb = UK_NR. */
-void UK_FN_COPY(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
-                ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
-                ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn,
-                UK_T *restrict bc)
+UK_COPY_SIG(UK_FN_COPY)
 {
     UK_SWITCH(1, 0);
 }
@@ -170,16 +174,14 @@ void UK_FN_NT(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t
 
 #ifdef UK_FN_COPY_NT
 /* The copying form with non-temporal stores of C, as UK_FN_NT. */
-void UK_FN_COPY_NT(size_t mr, size_t nr, size_t kc, const UK_T *restrict a, ptrdiff_t rs_a,
-                   ptrdiff_t cs_a, const UK_T *restrict b, ptrdiff_t ldb, UK_T *restrict c,
-                   ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf, size_t pfn,
-                   UK_T *restrict bc)
+UK_COPY_SIG(UK_FN_COPY_NT)
 {
     UK_SWITCH(1, 1);
 }
 #endif
 
 #undef UK_SWITCH
+#undef UK_COPY_SIG
 #undef UK_CASE4
 #undef UK_CASE3
 #undef UK_CASE2

@@ -48,13 +48,12 @@ typedef void (*pdnn_f32_gemm_ldb_copy_ukernel_fn)(size_t mr, size_t nr, size_t k
                                                   ptrdiff_t ldb, float *c, ptrdiff_t rs_c,
                                                   float alpha, float beta, const float *pf,
                                                   size_t pfn, float *bc);
-void pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc,
-                                                 const float *restrict a, ptrdiff_t rs_a,
-                                                 ptrdiff_t cs_a, const float *restrict b,
-                                                 ptrdiff_t ldb, float *restrict c,
-                                                 ptrdiff_t rs_c, float alpha, float beta,
-                                                 const float *pf, size_t pfn,
-                                                 float *restrict bc);
+#define PDNN_F32_GEMM_LDB_COPY_UKERNEL(name)                                               \
+    void name(size_t mr, size_t nr, size_t kc, const float *restrict a, ptrdiff_t rs_a,    \
+              ptrdiff_t cs_a, const float *restrict b, ptrdiff_t ldb, float *restrict c,   \
+              ptrdiff_t rs_c, float alpha, float beta, const float *pf, size_t pfn,        \
+              float *restrict bc)
+PDNN_F32_GEMM_LDB_COPY_UKERNEL(pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512);
 
 /* Non-temporal forms (AVX-512's 6 x 64): the same tile, arithmetic and bits, with
  * beta == 0 each whole vector of C at a 64-byte aligned address written by a
@@ -62,21 +61,9 @@ void pdnn_f32_gemm_ldb_copy_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc
  * written once; the caller fences, e.g. atomic_thread_fence, before C is read by another
  * thread); other vectors, and every vector when beta != 0, stored as by the plain forms. */
 PDNN_F32_GEMM_LDB_UKERNEL(pdnn_f32_gemm_ldb_nt_ukernel_6x64__avx512);
-void pdnn_f32_gemm_ldb_copy_nt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t kc,
-                                                    const float *restrict a, ptrdiff_t rs_a,
-                                                    ptrdiff_t cs_a, const float *restrict b,
-                                                    ptrdiff_t ldb, float *restrict c,
-                                                    ptrdiff_t rs_c, float alpha, float beta,
-                                                    const float *pf, size_t pfn,
-                                                    float *restrict bc);
+PDNN_F32_GEMM_LDB_COPY_UKERNEL(pdnn_f32_gemm_ldb_copy_nt_ukernel_6x64__avx512);
 
-void pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma(size_t mr, size_t nr, size_t kc,
-                                                   const float *restrict a, ptrdiff_t rs_a,
-                                                   ptrdiff_t cs_a, const float *restrict b,
-                                                   ptrdiff_t ldb, float *restrict c,
-                                                   ptrdiff_t rs_c, float alpha, float beta,
-                                                   const float *pf, size_t pfn,
-                                                   float *restrict bc);
+PDNN_F32_GEMM_LDB_COPY_UKERNEL(pdnn_f32_gemm_ldb_copy_ukernel_6x16__avx2_fma);
 
 /* One ldb micro-kernel and its tile. */
 typedef struct {
