@@ -257,11 +257,12 @@ static bool copy_rows(const ldb_run *r)
 /* Whether the forward stores y non-temporally (the 6 x 64 kernel's _nt_ forms): beta ==
  * 0, the whole sum over the channels in one block (each output written once, never read
  * back), and y larger than the last-level cache and PDNN_CONV_STREAM_BYTES. Measured on
- * the AMD Zen 4 of docs/PERF.md (L3 32 MiB), mb32, 2 threads: MobileNet-v2 b2_expand
- * (154 MB of y) 135 -> 185 GFLOP/s, b3_expand 128 -> 204, ResNet-50 res2a_branch2c and
- * res3a_branch2c 194-198 -> 218-222; on the Intel machine (L3 260 MiB) streaming layers
- * of 25-100 MB of y ran 5-20% slower, and the rule leaves them cached. A property of
- * the call's sizes and the cache's; the same values are stored either way. */
+ * the AMD Zen 4 of docs/PERF.md (L3 32 MiB), mb32, 2 threads, GFLOP/s: MobileNet-v2
+ * b2_expand (154 MB of y) 116-126 -> 143-177, b3_expand 161-163 -> 176-178, ResNet-50
+ * res2a_branch2c 189-194 -> 210-212, res3a_branch2c 202-203 -> 209-220; on the Intel
+ * machine (L3 260 MiB) streaming layers of 25-100 MB of y ran 5-20% slower, and the
+ * rule leaves them cached (so does it on AVX2, where session 11 measured no gain). A
+ * property of the call's sizes and the cache's; the same values are stored either way. */
 static bool ldb_stream(const ldb_run *r, const pdnn_conv_gemm_geom *g)
 {
     if (r->uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || r->beta != 0.0f || r->kcb < r->k) return false;
