@@ -33,17 +33,21 @@ AI __mmask16 below(ptrdiff_t n)
     return n >= L ? (__mmask16)0xFFFF : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
 }
 
-/* The masks of a row of W: kv[u] (columns 16 u + l < W) and kc[u][c] (also 0 <= 16 u + l
- * + c - 1 < W). */
+/* The masks of vector u of a row of W: *kv (columns 16 u + l < W) and kc[c] (also 0 <=
+ * 16 u + l + c - 1 < W). */
+AI void vec_masks(size_t W, size_t u, __mmask16 *kv, __mmask16 kc[3])
+{
+    const ptrdiff_t n = (ptrdiff_t)W - 16 * (ptrdiff_t)u;
+    *kv = below(n);
+    kc[0] = (__mmask16)(u == 0 ? *kv & 0xFFFE : *kv);
+    kc[1] = *kv;
+    kc[2] = below(n - 1);
+}
+
+/* The masks of a row's first two vectors (vec_masks). */
 AI void row_masks(size_t W, __mmask16 kv[2], __mmask16 kc[2][3])
 {
-    for (int u = 0; u < 2; u++) {
-        const ptrdiff_t n = (ptrdiff_t)W - 16 * u;
-        kv[u] = below(n);
-        kc[u][0] = (__mmask16)(u == 0 ? kv[u] & 0xFFFE : kv[u]);
-        kc[u][1] = kv[u];
-        kc[u][2] = below(n - 1);
-    }
+    for (int u = 0; u < 2; u++) vec_masks(W, (size_t)u, &kv[u], kc[u]);
 }
 
 /* d (lanes k) = alpha a (+ beta d); MODE 0: alpha 1, beta 0 (a stored as it is). */
@@ -203,13 +207,7 @@ AI void conv_strip(const int NV, const int MODE, const float *s, const float *w,
 {
     __mmask16 kv[4], kc[4][3];
 #pragma GCC unroll 4
-    for (int u = 0; u < NV; u++) {
-        const ptrdiff_t n = (ptrdiff_t)W - 16 * (ptrdiff_t)(u0 + (size_t)u);
-        kv[u] = below(n);
-        kc[u][0] = (__mmask16)(u0 + (size_t)u == 0 ? kv[u] & 0xFFFE : kv[u]);
-        kc[u][1] = kv[u];
-        kc[u][2] = below(n - 1);
-    }
+    for (int u = 0; u < NV; u++) vec_masks(W, u0 + (size_t)u, &kv[u], kc[u]);
     const __mmask16 khi = below((ptrdiff_t)W - 16 * (ptrdiff_t)(u0 + (size_t)NV));
     __m512 wv[9];
 #pragma GCC unroll 9
@@ -480,10 +478,10 @@ AI void bwdf_wide(const float *s, ptrdiff_t sns, const float *dy, ptrdiff_t dns,
             const float *xr = xn + ro, *g1 = gn + ro;
             __m512i prev = z, cur = _mm512_castps_si512(_mm512_maskz_loadu_ps(below((ptrdiff_t)W), xr));
             for (size_t u = 0; u < nv; u++) {
-                const ptrdiff_t left = (ptrdiff_t)W - 16 * (ptrdiff_t)u;
-                const __mmask16 kv = below(left);
-                const __mmask16 kc[3] = {(__mmask16)(u == 0 ? kv & 0xFFFE : kv), kv, below(left - 1)};
-                const __m512i next = u + 1 < nv ? _mm512_castps_si512(_mm512_maskz_loadu_ps(below(left - 16), xr + 16 * (u + 1))) : z;
+                __mmask16 kv, kc[3];
+                vec_masks(W, u, &kv, kc);
+                const __mmask16 kn = below((ptrdiff_t)W - 16 * (ptrdiff_t)(u + 1)); /* the next vector's columns */
+                const __m512i next = u + 1 < nv ? _mm512_castps_si512(_mm512_maskz_loadu_ps(kn, xr + 16 * (u + 1))) : z;
                 const __m512 x[3] = {_mm512_castsi512_ps(_mm512_alignr_epi32(cur, prev, 15)),
                                      _mm512_castsi512_ps(cur),
                                      _mm512_castsi512_ps(_mm512_alignr_epi32(next, cur, 1))};
