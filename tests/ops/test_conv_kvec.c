@@ -2,7 +2,7 @@
  * AVX-512 only) against the independent oracle of tests/common/tu_conv.h, run through
  * its registry entry with exactly its workspace: random problems inside its rules (1-40
  * input channels; 16-136 output channels: whole and partial 32- and 64-channel blocks;
- * 1-d and 2-d; column stride 2, row stride 1-3, dilation 1-2 along each dim; padding
+ * 1-d and 2-d; column stride 1 or 2, row stride 1-3, dilation 1-2 along each dim; padding
  * split any way, also wider than the filter; filters up to 7 x 7; output rows of 1-40
  * columns: whole and partial 14- and 7-pixel tiles; flip, KRSC; x packed, channels-last
  * or with gaps; minibatch 1-3), exact on small integers, beta != 0 and NaN-poisoned
@@ -38,12 +38,12 @@ static tu_conv_shape rand_shape(void)
             sh = tu_conv_shape2d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, k, tu_int(1, 16),
                                  tu_int(1, 80), r, s, 1, 0, 1);
             sh.str[0] = tu_int(1, 3);
-            sh.str[1] = 2;
+            sh.str[1] = tu_int(1, 2);
             sh.dil[0] = dr;
             sh.dil[1] = dc;
         } else {
-            sh = tu_conv_shape1d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, k, tu_int(1, 80), s, 2,
-                                 0, dc);
+            sh = tu_conv_shape1d(PDNN_DATA_FLOAT, tu_int(1, 3), 1, c, k, tu_int(1, 80), s,
+                                 tu_int(1, 2), 0, dc);
         }
         for (int d = 0; d < sh.nsp; d++) {
             const int kd = sh.kern[d];
@@ -92,6 +92,14 @@ static void test_random(void)
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 8, 128, 260, 256, 3, 3, 2, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 2, 0.5, 0, true);
+    /* stride 1: LeNet's conv2 (5 x 5, 14-pixel rows), ResNet-50's res5b_branch2b reduced
+     * (7-pixel rows of 64-channel tiles), a 3 x 3 layer of 28-pixel rows in two tiles */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 32, 64, 14, 14, 5, 5, 1, 2, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 24, 128, 7, 7, 3, 3, 1, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 20, 48, 28, 28, 3, 3, 1, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, -0.5, 0, 0, true);
     /* random values, the reference's tolerance */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 64, 64, 16, 16, 3, 3, 2, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);
@@ -104,9 +112,7 @@ static void refuse(const tu_conv_shape *s, const char *what)
 
 static void test_refusals(void)
 {
-    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 1, 1, 1);
-    refuse(&s, "stride 1");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 3, 1, 1);
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 3, 1, 1);
     refuse(&s, "stride 3");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 2, 16, 32, 9, 9, 3, 3, 2, 1, 1);
     refuse(&s, "2 groups");

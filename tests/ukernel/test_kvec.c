@@ -1,7 +1,8 @@
 /* The channel-vector direct convolution micro-kernels (src/cpu/ukernels/kvec, AVX-512
  * only) against their definitions in kvec_ukernels.h, written here in plain C:
- *  - pdnn_f32_kvec_s2__avx512 at every tile (2 vectors with 1..14 pixels, 4 vectors with
- *    1..7), 0..3 channels and 0..10 taps at scattered offsets, channel strides with gaps,
+ *  - pdnn_f32_kvec_s1__avx512 and _s2 (pixels 1 and 2 columns apart) at every tile (2
+ *    vectors with 1..14 pixels, 4 vectors with 1..7), 0..3 channels and 0..10 taps at
+ *    scattered offsets, channel strides with gaps,
  *    start from zero and from the scratch's values: every lane one chain of fused
  *    multiply-adds, so bitwise equal to fmaf in the same order, on random real values;
  *    lanes of the scratch past the tile untouched;
@@ -23,7 +24,7 @@
 
 static float frand(void) { return (float)(rand() % 20001 - 10000) / 1024.0f; }
 
-static void check_tile(size_t np, size_t nv, size_t nc, size_t ntap, int first)
+static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, int first)
 {
     const ptrdiff_t cs = 97 + (ptrdiff_t)(rand() % 5);
     ptrdiff_t toff[10], pfo[3] = {0, 5, 60};
@@ -42,15 +43,16 @@ static void check_tile(size_t np, size_t nv, size_t nc, size_t ntap, int first)
                 float s = first ? 0.0f : want[a];
                 for (size_t c = 0; c < nc; c++)
                     for (size_t j = 0; j < ntap; j++)
-                        s = fmaf(x[c * (size_t)cs + (size_t)toff[j] + 2 * i],
+                        s = fmaf(x[c * (size_t)cs + (size_t)toff[j] + xs * i],
                                  w[((c * ntap + j) * nv + v) * 16 + l], s);
                 want[a] = s;
             }
-    pdnn_f32_kvec_s2__avx512(np, nv, nc, ntap, x, cs, toff, w, acc, first, pfo, 3);
+    (xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512)(np, nv, nc, ntap, x, cs, toff,
+                                                                   w, acc, first, pfo, 3);
     size_t bad = 0;
     for (size_t i = 0; i < na; i++) bad += acc[i] != want[i];
-    TU_CHECK(bad == 0, "kvec np=%zu nv=%zu nc=%zu ntap=%zu first=%d: %zu wrong", np, nv, nc,
-             ntap, first, bad);
+    TU_CHECK(bad == 0, "kvec s%zu np=%zu nv=%zu nc=%zu ntap=%zu first=%d: %zu wrong", xs, np, nv,
+             nc, ntap, first, bad);
     free(x);
     free(w);
     free(acc);
@@ -93,13 +95,15 @@ int main(void)
         printf("ukernel kvec: no AVX-512, the kernels are not run\n");
         return tu_finish("ukernel/kvec");
     }
-    for (size_t nv = 2; nv <= 4; nv += 2) {
-        const size_t pmax = nv == 2 ? PDNN_KVEC_PX2 : PDNN_KVEC_PX4;
-        for (size_t np = 1; np <= pmax; np++)
-            for (size_t nc = 0; nc <= 3; nc++)
-                for (size_t ntap = 0; ntap <= 10; ntap += (ntap < 3 ? 1 : 7))
-                    for (int first = 0; first <= 1; first++) check_tile(np, nv, nc, ntap, first);
-    }
+    for (size_t xs = 1; xs <= 2; xs++)
+        for (size_t nv = 2; nv <= 4; nv += 2) {
+            const size_t pmax = nv == 2 ? PDNN_KVEC_PX2 : PDNN_KVEC_PX4;
+            for (size_t np = 1; np <= pmax; np++)
+                for (size_t nc = 0; nc <= 3; nc++)
+                    for (size_t ntap = 0; ntap <= 10; ntap += (ntap < 3 ? 1 : 7))
+                        for (int first = 0; first <= 1; first++)
+                            check_tile(xs, np, nv, nc, ntap, first);
+        }
     for (size_t np = 0; np <= 35; np += (np < 17 ? 1 : 6))
         for (size_t nk = 0; nk <= 35; nk += (nk < 17 ? 1 : 6)) {
             check_store(np, nk, 1.0f, 0.0f, 0);

@@ -18,7 +18,8 @@
  * what matters is the order they give: the reference last, Winograd ahead of GEMM for
  * 3x3 and 5x5 stride-1 layers with enough channels, the 1x1, depthwise and few-channel
  * (cpu:direct_fewc, cpu:direct_phase, and cpu:direct_bcast's backward filter) paths
- * and the stride-2 channel-vector one (cpu:direct_kvec) ahead of GEMM for their problems. Find (which times every algorithm) overrides the model. */
+ * and the channel-vector one (cpu:direct_kvec) ahead of GEMM for the stride-2 problems.
+ * Find (which times every algorithm) overrides the model. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -221,7 +222,7 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         const double e = fwd ? (s.cg <= 4 ? 0.75 : 0.4) : s.nphase > 1 ? 0.55 : 0.7;
         compute = s.flops / (peak * e * fill(fwd ? s.kg : s.cg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_kvec") == 0) {
-        /* column stride 2, output channels along the lanes: nothing of x packed, the
+        /* column stride 1 or 2, output channels along the lanes: nothing of x packed, the
          * filter transposed once a call and x copied zero-padded once (both ~20 GB/s a
          * thread, read and written); 14-pixel x 32-channel tiles, or 7 x 64 on rows of
          * 7 pixels (ResNet-50's res5a_branch2b: on GEMM's time, ~170 GFLOP/s a core,

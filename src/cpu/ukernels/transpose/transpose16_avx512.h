@@ -1,6 +1,6 @@
 /* The AVX-512 16 x 16 register transpose (internal), shared by the AVX-512 transpose
  * kernel (f32_transpose__avx512.c) and the output stores of the channel-vector direct
- * convolution (cpu/ukernels/kvec/f32_kvec_s2__avx512.c). Include only from files
+ * convolution (cpu/ukernels/kvec/f32_kvec__avx512.c). Include only from files
  * compiled for AVX-512. */
 #ifndef PDNN_UKERNELS_TRANSPOSE16_AVX512_H
 #define PDNN_UKERNELS_TRANSPOSE16_AVX512_H

@@ -2,7 +2,7 @@
  * ("cpu:direct_kvec": forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
  *
  * The problems: FLOAT, AVX-512, one group, at least KVEC_K_MIN output channels, 1-d or
- * 2-d, column stride 2 (any row stride), any dilation and
+ * 2-d, column stride 1 or 2 (any row stride), any dilation and
  * padding, at most KVEC_TAPS_MAX filter taps a channel, packed KCRS or KRSC filters,
  * convolution or cross-correlation, y planes stored flat (unit column stride, rows one
  * after the other: NCHW-like; channel and image strides any), x any strides. The 3 x 3
@@ -10,15 +10,20 @@
  * to 7 x 7 outputs), where im2col + GEMM first gathers every column of x at stride 2
  * (2.25 x x's size a call) and the GEMM kernels then run 140-165 GFLOP/s a core, and
  * ResNet-50's 7 x 7 stride-2 3 -> 64 stem (147 taps: beyond cpu:direct_fewc's 64; on
- * GEMM, B read in place from the padded grid by unaligned loads, ~150).
+ * GEMM, B read in place from the padded grid by unaligned loads, ~150). At column
+ * stride 1 (the same tiles, pixels one column apart) it is a DIRECT forward for the
+ * stride-1 layers, which the cost model leaves to Winograd and GEMM (2 threads, Intel
+ * AVX-512: LeNet's conv2 at minibatch 1 71 us against Winograd's 79, one thread 133
+ * against 95; ResNet-50's stride-1 3 x 3 layers 1.1-2.4x slower than Winograd or GEMM
+ * at minibatch 1 and 32), and pdnnFindConvolutionForwardAlgorithm times.
  *
  * Here x is not gathered: each image is copied once, zero-padded, into planes of every
  * row and column an output reaches (row i of a plane is x's row i - pad_top, column j
  * x's column j - pad_left), and the micro-kernel (cpu/ukernels/kvec) keeps a tile of up
  * to 14 consecutive output pixels of one row x 32 output channels (or 7 x 64 where rows
  * of 7 pixels would leave half of the wider tile empty) in registers: per tap, two
- * (four) vectors of the transposed filter and one broadcast padded-x value a pixel, 2
- * columns apart (as oneDNN's direct kernels on its blocked layouts, Georganas et al.,
+ * (four) vectors of the transposed filter and one broadcast padded-x value a pixel, the
+ * column stride apart (as oneDNN's direct kernels on its blocked layouts, Georganas et al.,
  * SC18). The filter is packed once a call, transposed into blocks of 16 nv output
  * channels: wt[((b C + c) taps + j) 16 nv + l] = w of output channel 16 nv b + l, input
  * channel c, tap j (0 past K).
@@ -75,6 +80,7 @@ typedef struct {
     pdnn_conv_geom3 G;
     int64_t n, c, k, r, s, taps; /* taps: r * s */
     int64_t P, Q;                /* output rows and columns */
+    int64_t xs;                  /* column stride: 1 or 2 */
     int nv;                      /* vectors of 16 output channels a tile: 2 or 4 */
     int64_t px;                  /* pixels a tile at most */
     int64_t nkl, nkb;            /* output channels a block (16 nv), blocks */
@@ -98,6 +104,7 @@ static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
     f->taps = f->r * f->s;
     f->P = G->out[1];
     f->Q = G->out[2];
+    f->xs = G->str[2];
     /* 7-pixel tiles of 64 channels where rows of 7k pixels would leave the 14-pixel
      * tiles half empty (7 x 7 outputs) */
     f->nv = f->Q % 14 != 0 && f->Q % 7 == 0 && f->k % 64 == 0 ? 4 : 2;
@@ -105,7 +112,7 @@ static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
     f->nkl = 16 * f->nv;
     f->nkb = cdiv(f->k, f->nkl);
     f->hp = f->P > 0 ? (f->P - 1) * G->str[1] + (f->r - 1) * G->dil[1] + 1 : 1;
-    f->wp = f->Q > 0 ? (f->Q - 1) * 2 + (f->s - 1) * G->dil[2] + 1 : 1;
+    f->wp = f->Q > 0 ? (f->Q - 1) * f->xs + (f->s - 1) * G->dil[2] + 1 : 1;
     f->plane = f->hp * f->wp;
     const int64_t wrow = f->taps * f->nkl * (int64_t)sizeof(float);
     f->cb = wrow > 0 && KVEC_WCHUNK_BYTES / wrow > 1 ? KVEC_WCHUNK_BYTES / wrow : 1;
@@ -150,8 +157,8 @@ static bool fwd_supports(const void *prob, const char **why)
         *why = "not one group of at least 16 output channels";
         return false;
     }
-    if (G->str[2] != 2) {
-        *why = "column stride other than 2";
+    if (G->str[2] != 1 && G->str[2] != 2) {
+        *why = "column stride other than 1 or 2";
         return false;
     }
     if (f.taps > KVEC_TAPS_MAX) {
@@ -274,7 +281,7 @@ static void taps_setup(const kv_geom *f, kv_taps *t)
         for (int64_t q = 0; q < f->s; q++)
             t->toff[r * f->s + q] = (ptrdiff_t)(r * G->dil[1] * f->wp + q * G->dil[2]);
     /* a full tile's source run in each filter row: its first, middle and last lines */
-    const int64_t span = 2 * (f->px - 1) + (f->s - 1) * G->dil[2] + 1;
+    const int64_t span = f->xs * (f->px - 1) + (f->s - 1) * G->dil[2] + 1;
     const int64_t nr = f->r < KVEC_PF_ROWS ? f->r : KVEC_PF_ROWS;
     t->npf = 0;
     for (int64_t r = 0; r < nr; r++) {
@@ -293,6 +300,7 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
 {
     const pdnn_conv_geom3 *G = &f->G;
     const float *wk = wt + b * f->c * f->taps * f->nkl;
+    const pdnn_f32_kvec_fn kern = f->xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
     for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
         const float *wc = wk + c0 * f->taps * f->nkl;
@@ -301,9 +309,9 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
             float *tr = t + (p - p0) * f->Q * f->nkl;
             for (int64_t q0 = 0; q0 < f->Q; q0 += f->px) {
                 const int64_t np = f->Q - q0 < f->px ? f->Q - q0 : f->px;
-                pdnn_f32_kvec_s2__avx512((size_t)np, (size_t)f->nv, (size_t)nc, (size_t)f->taps,
-                                         xr + 2 * q0, (ptrdiff_t)f->plane, tp->toff, wc,
-                                         tr + q0 * f->nkl, c0 == 0, tp->pfo, tp->npf);
+                kern((size_t)np, (size_t)f->nv, (size_t)nc, (size_t)f->taps, xr + f->xs * q0,
+                     (ptrdiff_t)f->plane, tp->toff, wc, tr + q0 * f->nkl, c0 == 0, tp->pfo,
+                     tp->npf);
             }
         }
     }

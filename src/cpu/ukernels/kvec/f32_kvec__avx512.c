@@ -1,6 +1,6 @@
-/* Channel-vector direct convolution, column stride 2, AVX-512F (kvec_ukernels.h): one
- * body, specialized for every tile (pixels np, vectors nv) so that the accumulators stay
- * in registers and the broadcasts' offsets are constants. */
+/* Channel-vector direct convolution, column stride 1 or 2, AVX-512F (kvec_ukernels.h):
+ * one body, specialized for every stride and tile (pixels np, vectors nv) so that the
+ * accumulators stay in registers and the broadcasts' offsets are constants. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -10,9 +10,9 @@
 #define KV_UNROLL _Pragma("GCC unroll 16")
 
 static inline __attribute__((always_inline)) void
-kv_body(const int NP, const int NV, size_t nc, size_t ntap, const float *x, ptrdiff_t cs,
-        const ptrdiff_t *toff, const float *w, float *acc, int first, const ptrdiff_t *pfo,
-        size_t npf)
+kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const float *x,
+        ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc, int first,
+        const ptrdiff_t *pfo, size_t npf)
 {
     __m512 s[PDNN_KVEC_PX2][4];
     KV_UNROLL for (int i = 0; i < NP; i++) KV_UNROLL for (int v = 0; v < NV; v++)
@@ -25,7 +25,7 @@ kv_body(const int NP, const int NV, size_t nc, size_t ntap, const float *x, ptrd
             __m512 wv[4];
             KV_UNROLL for (int v = 0; v < NV; v++) wv[v] = _mm512_loadu_ps(w + 16 * v);
             KV_UNROLL for (int i = 0; i < NP; i++) {
-                const __m512 b = _mm512_set1_ps(xp[2 * i]);
+                const __m512 b = _mm512_set1_ps(xp[XS * i]);
                 KV_UNROLL for (int v = 0; v < NV; v++)
                     s[i][v] = _mm512_fmadd_ps(b, wv[v], s[i][v]);
             }
@@ -36,28 +36,38 @@ kv_body(const int NP, const int NV, size_t nc, size_t ntap, const float *x, ptrd
 }
 
 #define KV_ARGS nc, ntap, x, cs, toff, w, acc, first, pfo, npf
-#define KV_CASE2(n) case n: kv_body(n, 2, KV_ARGS); return;
-#define KV_CASE4(n) case n: kv_body(n, 4, KV_ARGS); return;
+#define KV_CASE2(S, n) case n: kv_body(S, n, 2, KV_ARGS); return;
+#define KV_CASE4(S, n) case n: kv_body(S, n, 4, KV_ARGS); return;
+/* The tiles of column stride S. */
+#define KV_TILES(S)                                                                        \
+    if (nv == 2) {                                                                         \
+        switch (np) {                                                                      \
+            KV_CASE2(S, 1) KV_CASE2(S, 2) KV_CASE2(S, 3) KV_CASE2(S, 4) KV_CASE2(S, 5)     \
+            KV_CASE2(S, 6) KV_CASE2(S, 7) KV_CASE2(S, 8) KV_CASE2(S, 9) KV_CASE2(S, 10)    \
+            KV_CASE2(S, 11) KV_CASE2(S, 12) KV_CASE2(S, 13) KV_CASE2(S, 14)                \
+        default: return;                                                                   \
+        }                                                                                  \
+    }                                                                                      \
+    if (nv == 4) {                                                                         \
+        switch (np) {                                                                      \
+            KV_CASE4(S, 1) KV_CASE4(S, 2) KV_CASE4(S, 3) KV_CASE4(S, 4) KV_CASE4(S, 5)     \
+            KV_CASE4(S, 6) KV_CASE4(S, 7)                                                  \
+        default: return;                                                                   \
+        }                                                                                  \
+    }
+
+void pdnn_f32_kvec_s1__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
+                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
+                              int first, const ptrdiff_t *pfo, size_t npf)
+{
+    KV_TILES(1)
+}
 
 void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
                               ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
                               int first, const ptrdiff_t *pfo, size_t npf)
 {
-    if (nv == 2) {
-        switch (np) {
-            KV_CASE2(1) KV_CASE2(2) KV_CASE2(3) KV_CASE2(4) KV_CASE2(5) KV_CASE2(6)
-            KV_CASE2(7) KV_CASE2(8) KV_CASE2(9) KV_CASE2(10) KV_CASE2(11) KV_CASE2(12)
-            KV_CASE2(13) KV_CASE2(14)
-        default: return;
-        }
-    }
-    if (nv == 4) {
-        switch (np) {
-            KV_CASE4(1) KV_CASE4(2) KV_CASE4(3) KV_CASE4(4) KV_CASE4(5) KV_CASE4(6)
-            KV_CASE4(7)
-        default: return;
-        }
-    }
+    KV_TILES(2)
 }
 
 void pdnn_f32_kvec_store__avx512(size_t np, size_t nk, const float *t, ptrdiff_t ldt, float *y,
