@@ -300,7 +300,8 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
 {
     const pdnn_conv_geom3 *G = &f->G;
     const float *wk = wt + b * f->c * f->taps * f->nkl;
-    const pdnn_f32_kvec_fn kern = f->xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
+    const pdnn_f32_kvec_fn kern =
+        f->xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
     for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
         const float *wc = wk + c0 * f->taps * f->nkl;
