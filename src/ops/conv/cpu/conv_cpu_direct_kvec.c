@@ -14,7 +14,7 @@
  * stride 1 (the same tiles, pixels one column apart) it is a DIRECT forward for the
  * stride-1 layers, which the cost model leaves to Winograd and GEMM (2 threads, Intel
  * AVX-512: LeNet's conv2 at minibatch 1 71 us against Winograd's 79, one thread 133
- * against 95; ResNet-50's stride-1 3 x 3 layers 1.1-2.4x slower than Winograd or GEMM
+ * against 95; ResNet-50's stride-1 3 x 3 layers 1.1-2.6x slower than Winograd or GEMM
  * at minibatch 1 and 32), and pdnnFindConvolutionForwardAlgorithm times.
  *
  * Here x is not gathered: each image is copied once, zero-padded, into planes of every
