@@ -205,8 +205,7 @@ bool pdnn_dwmf_bwd_filter(const pdnn_conv_problem *p, const float *x, const floa
                                        (ptrdiff_t)G.xs[0], (size_t)T, R.toff, R.masks,
                                        dy + c * G.ys[1], (ptrdiff_t)G.ys[1], (ptrdiff_t)G.ys[0],
                                        (size_t)p->n, (size_t)R.nout, sum);
-            for (int64_t q = 0; q < np; q++)
-                pdnn_dw_blend_taps(dw + (c + q) * G.ws[0], R.wo, T, sum + q * T, 1, alpha, beta);
+            pdnn_dw_blend_block(dw + c * G.ws[0], G.ws[0], R.wo, T, R.wseq, np, sum, alpha, beta);
         }
     }
     return true;

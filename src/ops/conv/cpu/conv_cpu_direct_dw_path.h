@@ -85,4 +85,26 @@ static inline void pdnn_dw_blend_taps(float *dwc, const int64_t *wo, int64_t T,
     }
 }
 
+/* pdnn_dw_blend_taps for np consecutive channels (filters ws0 apart, channel q's sums at
+ * sum[q T]): where their taps lie back to back in tap order (seq) and the filters too
+ * (ws0 == T), one pass over the np T floats, else channel by channel. */
+static inline void pdnn_dw_blend_block(float *dw, int64_t ws0, const int64_t *wo, int64_t T,
+                                       bool seq, int64_t np, const float *sum, float alpha,
+                                       float beta)
+{
+    if (seq && ws0 == T) {
+        const int64_t n = np * T;
+        if (beta == 0)
+            for (int64_t i = 0; i < n; i++) dw[i] = alpha * sum[i];
+        else
+            for (int64_t i = 0; i < n; i++) {
+                const float v = alpha * sum[i], b = beta * dw[i];
+                dw[i] = v + b;
+            }
+        return;
+    }
+    for (int64_t q = 0; q < np; q++)
+        pdnn_dw_blend_taps(dw + q * ws0, wo, T, sum + q * T, 1, alpha, beta);
+}
+
 #endif

@@ -156,8 +156,7 @@ bool pdnn_dwrow_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
                                         (ptrdiff_t)G.xs[0], dy + c * G.ys[1],
                                         (ptrdiff_t)G.ys[1], (ptrdiff_t)G.ys[0], (size_t)p->n,
                                         (size_t)R.H, (size_t)R.W, sum);
-            for (int64_t q = 0; q < np; q++)
-                pdnn_dw_blend_taps(dw + (c + q) * G.ws[0], R.wo, 9, sum + q * 9, 1, alpha, beta);
+            pdnn_dw_blend_block(dw + c * G.ws[0], G.ws[0], R.wo, 9, R.wseq, np, sum, alpha, beta);
         }
     }
     return true;

@@ -114,7 +114,11 @@ bool pdnn_dws2f_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
     const int nt = pdnn_par_threads(nthreads, units,
                                     (double)p->n * C * G.out[1] * G.out[2] * 9, 32768.0);
     int64_t wo[9];
-    for (int64_t t = 0; t < 9; t++) wo[t] = pdnn_dw_tap_off(p, &G, t / 3, t % 3);
+    bool seq = true;
+    for (int64_t t = 0; t < 9; t++) {
+        wo[t] = pdnn_dw_tap_off(p, &G, t / 3, t % 3);
+        seq = seq && wo[t] == t;
+    }
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         float sum[S2F_GROUP * 9];
@@ -127,8 +131,7 @@ bool pdnn_dws2f_bwd_filter(const pdnn_conv_problem *p, const float *x, const flo
                                         (ptrdiff_t)G.xs[1], (ptrdiff_t)G.xs[0],
                                         dy + c * G.ys[1], (ptrdiff_t)G.ys[1],
                                         (ptrdiff_t)G.ys[0], sum);
-            for (int64_t k = 0; k < nc; k++)
-                pdnn_dw_blend_taps(dw + (c + k) * G.ws[0], wo, 9, sum + 9 * k, 1, alpha, beta);
+            pdnn_dw_blend_block(dw + c * G.ws[0], G.ws[0], wo, 9, seq, nc, sum, alpha, beta);
             u += nu;
         }
     }
