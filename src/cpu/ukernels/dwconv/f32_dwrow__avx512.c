@@ -507,75 +507,17 @@ AI void bwdf_wide(const float *s, ptrdiff_t sns, const float *dy, ptrdiff_t dns,
     for (int t = 0; t < 9; t++) out[t] = a[t];
 }
 
-/* Tap sums waiting for their tree (v[0 .. n)), the next one's place in sum. */
-typedef struct {
-    __m512 v[34];
-    size_t n;
-    float *sum;
-} pend;
-
-/* Sums the first 16 waiting (all when last; n < 16 then) into their places: lane i of
- * the tree's result is v[4 (i % 4) + i / 4]'s sum, one permute puts them in order. */
-static void pend_flush(pend *q, int last)
-{
-    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    while (q->n >= 16 || (last && q->n > 0)) {
-        const size_t k = q->n < 16 ? q->n : 16;
-        for (size_t i = k; i < 16; i++) q->v[i] = _mm512_setzero_ps();
-        _mm512_mask_storeu_ps(q->sum, (__mmask16)((1u << k) - 1),
-                              _mm512_permutexvar_ps(order, tree16x16(q->v)));
-        q->sum += k;
-        for (size_t i = 16; i < q->n; i++) q->v[i - 16] = q->v[i];
-        q->n -= k;
-    }
-}
-
-/* The tap sums of plane pairs (bwdf_dual's out[9] each) on their way into sum (18 floats
- * a pair: the first plane's nine, then the second's): taps 0-7 of a pair in one tree
- * (dual_store), the tap-8 vectors of up to 8 pairs in another (v8, n8 of them waiting,
- * the first of their pairs' sums at s8). */
-typedef struct {
-    __m512 v8[8];
-    size_t n8;
-    float *s8;
-} dpend;
-
-/* A pair's taps 0-7 summed into sum[0 .. 8) and sum[9 .. 17) (tree8x16's lane 4 k + m
- * holds half (4 m + k) % 2 of out[(4 m + k) / 2]; one permute puts the first plane's
- * sums in lanes 0-7, the second's in 8-15); its tap 8 left waiting in q. */
-AI void dual_store(const __m512 out[9], float *sum, dpend *q)
-{
-    const __m512i order = _mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
-    const __m512 r = _mm512_permutexvar_ps(order, tree8x16(out));
-    _mm512_mask_storeu_ps(sum, 0x00FF, r);
-    _mm512_mask_storeu_ps(sum + 1, 0xFF00, r); /* lanes 8-15 to sum[9 .. 17) */
-    if (q->n8 == 0) q->s8 = sum;
-    q->v8[q->n8++] = out[8];
-}
-
-/* The waiting tap-8 sums into their places: a full tree, or all when last. */
-static void dpend_flush(dpend *q, int last)
-{
-    if (q->n8 == 0 || (q->n8 < 8 && !last)) return;
-    for (size_t i = q->n8; i < 8; i++) q->v8[i] = _mm512_setzero_ps();
-    float r[16];
-    _mm512_storeu_ps(r, tree8x16(q->v8));
-    for (size_t i = 0; i < 2 * q->n8; i++) /* half i % 2 of pair i / 2 */
-        q->s8[18 * (i / 2) + 9 * (i % 2) + 8] = r[4 * (i % 4) + i / 4];
-    q->n8 = 0;
-}
-
 void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptrdiff_t sns,
                                  const float *dy, ptrdiff_t dcs, ptrdiff_t dns, size_t nimg,
                                  size_t H, size_t W, float *sum)
 {
     if (H == 0 || W == 0) return;
-    pend q;
+    pdnn_dwsum_q q;
     q.n = 0;
     q.sum = sum;
     size_t p = 0;
     if (W <= 8) {
-        dpend dq;
+        pdnn_dwsum_pairs dq;
         dq.n8 = 0;
         for (; p + 2 <= np; p += 2) {
             /* the next pair's planes (each a few lines: too short a stream for the
@@ -590,10 +532,10 @@ void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptr
             bwdf_dual(src + (ptrdiff_t)p * scs, src + (ptrdiff_t)(p + 1) * scs, sns,
                       dy + (ptrdiff_t)p * dcs, dy + (ptrdiff_t)(p + 1) * dcs, dns, nimg, H, W,
                       out);
-            dual_store(out, sum + 9 * p, &dq);
-            dpend_flush(&dq, 0);
+            pdnn_dwsum_pair(out, sum + 9 * p, &dq);
+            pdnn_dwsum_pairs_flush(&dq, 0);
         }
-        dpend_flush(&dq, 1);
+        pdnn_dwsum_pairs_flush(&dq, 1);
         q.sum = sum + 9 * p;
     }
     if (W <= L)
@@ -601,7 +543,7 @@ void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptr
             bwdf_planes(2, 1, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,
                         dns, nimg, H, W, q.v + q.n);
             q.n += 18;
-            pend_flush(&q, 0);
+            pdnn_dwsum_flush(&q, 0);
         }
     for (; p < np; p++) {
         if (W > PDNN_DWROW_WMAX)
@@ -614,7 +556,7 @@ void pdnn_f32_dwrow_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptr
             bwdf_planes(1, 2, src + (ptrdiff_t)p * scs, scs, sns, dy + (ptrdiff_t)p * dcs, dcs,
                         dns, nimg, H, W, q.v + q.n);
         q.n += 9;
-        pend_flush(&q, 0);
+        pdnn_dwsum_flush(&q, 0);
     }
-    pend_flush(&q, 1);
+    pdnn_dwsum_flush(&q, 1);
 }
