@@ -11,7 +11,9 @@
  * / -0.5, 1 and 2 threads bitwise (the harness); the same on output rows of whole
  * vectors (16-64 columns: the zero-padded planes and their unmasked kernel), with VGG's
  * and MobileNet's first layers reduced and images of a chunk each, and an output large
- * enough for the non-temporal stores; the refusals, each
+ * enough for the non-temporal stores; at column stride 2 with taps at column offsets
+ * -1 .. 2 (x read in place, the tap vectors gathered a tile at a time: test_s2); the
+ * refusals, each
  * with its reason; a case worked by hand (an Inf weight meets only padding at a corner
  * output), on rows of 4 and of 16 columns (the masked kernel either way); the
  * public API with DIRECT (dispatch and workspace), and that the algorithm query ranks
@@ -128,6 +130,41 @@ static void test_padded(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, -1.5, 0, true);
 }
 
+/* Column stride 2 on output rows of whole vectors, padding before the columns 0 or 1
+ * and at most two filter columns past it (taps at column offsets -1 .. 2: x read in
+ * place, the tap vectors gathered a tile at a time): row stride 1 or 2, row padding also
+ * past the filter (rows outside x), tiles across output rows and a last partial tile,
+ * x rows of 2 q - 1 and 2 q columns (the last output's taps past the row). */
+static void test_s2(void)
+{
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    int done = 0;
+    for (int i = 0; done < 50; i++) {
+        const int c = tu_int(1, 4), r = tu_int(1, 5), pl = tu_int(0, 1);
+        const int sc = tu_int(1 + pl, 3 + pl), q = 16 * tu_int(1, 4);
+        if (c * r * sc > 64) continue;
+        const int w = 2 * q - tu_int(0, 1); /* x columns (the rule: at most 2 q) */
+        tu_conv_shape sh = tu_conv_shape2d(PDNN_DATA_FLOAT, tu_int(1, 2), 1, c,
+                                           tu_int(8, 20), tu_int(1, 12), w, r, sc, 1, 0, 1);
+        sh.str[0] = tu_int(1, 2);
+        sh.str[1] = 2;
+        sh.pb[0] = tu_int(0, r + 1);
+        sh.pe[0] = tu_int(0, r + 1);
+        sh.pb[1] = pl;
+        sh.pe[1] = 2 * (q - 1) + sc - pl - w; /* the output exactly q wide */
+        if (sh.pe[1] < 0 || sh.in[0] + sh.pb[0] + sh.pe[0] < r) continue;
+        sh.flip = tu_int(0, 2) == 0;
+        sh.krsc = tu_int(0, 2) == 0;
+        tu_conv_finish_shape(&sh);
+        if (sh.out[1] != q) continue;
+        tu_conv_check(im, &sh, PDNN_CONV_FWD, done % 5 != 3, al[done % 3], be[done % 4], 0, true);
+        done++;
+    }
+    /* MobileNet-v2's stem, 112 output columns reduced to 24 rows */
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 3, 32, 48, 224, 3, 3, 2, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+}
+
 static void refuse(const tu_conv_shape *s, const char *what)
 {
     tu_conv_check_refused(im, s, PDNN_CONV_FWD, what);
@@ -236,6 +273,7 @@ int main(void)
     test_refusals();
     test_random();
     test_padded();
+    test_s2();
     test_api();
     printf("conv fewc: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_fewc");

@@ -149,3 +149,77 @@ void pdnn_f32_fewc_8x48_pad__avx512(size_t mr, size_t nv, size_t nc, size_t ntap
     default: break;
     }
 }
+
+/* Lanes l of a 16-column load at column lo with 0 <= lo + l < W. */
+AI __mmask16 cols_in(int64_t lo, int64_t W)
+{
+    const int64_t a = lo < 0 ? -lo : 0, b = W - lo; /* lanes [a, b) */
+    if (a >= L || b <= 0 || a >= b) return 0;
+    const uint32_t hi = b >= L ? 0xFFFFu : (1u << b) - 1u;
+    return (__mmask16)(hi & (0xFFFFu << a));
+}
+
+/* The tap vectors of grid vectors v0 .. v0 + NV - 1 (fewc_ukernels.h's _s2_taps). */
+AI void taps_s2(const int NV, const pdnn_fewc_s2 *g, size_t v0, float *buf)
+{
+    static const float zeros[4 * L] = {0};
+    const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    const size_t R = g->R, S = g->S;
+    const int64_t pl = g->pl;
+    /* the column offsets d = s - pl of the taps: -1 .. S - 1 - pl (-1 .. 2) */
+    const int64_t dmax = (int64_t)S - 1 - pl;
+    const int lo = pl > 0, hi = dmax >= 2;
+    int64_t xr[PDNN_FEWC_NV];
+    ptrdiff_t xc[PDNN_FEWC_NV];
+    __mmask16 km[PDNN_FEWC_NV][4]; /* x columns xc - 16, xc, xc + 16, xc + 32 (16 each) in x */
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; v++) {
+        const size_t vi = v0 + (size_t)v;
+        const int64_t oh = (int64_t)(vi / g->qv), ow0 = (int64_t)(vi % g->qv) * L;
+        xr[v] = oh * g->sr - g->pt;
+        xc[v] = (ptrdiff_t)(2 * ow0);
+#pragma GCC unroll 4
+        for (int h = 0; h < 4; h++) km[v][h] = cols_in(xc[v] + L * (h - 1), g->W);
+    }
+    for (size_t c = 0; c < g->nc; c++) {
+        const float *xp = at(g->x, (ptrdiff_t)c * g->xcs);
+        for (size_t r = 0; r < R; r++) {
+            float *b = buf + (c * R + r) * S * PDNN_FEWC_NV * L;
+#pragma GCC unroll 3
+            for (int v = 0; v < NV; v++) {
+                const int64_t row = xr[v] + (int64_t)r;
+                const float *pv = row >= 0 && row < g->H ? at(xp, (ptrdiff_t)row * g->xrs + xc[v])
+                                                         : zeros + L; /* a row outside x */
+                const __m512 a = _mm512_maskz_loadu_ps(km[v][1], pv);
+                const __m512 bb = _mm512_maskz_loadu_ps(km[v][2], at(pv, L));
+                /* x's columns xc + 2 l (e) and xc + 2 l + 1 (o), l < 16 */
+                const __m512i e = _mm512_castps_si512(_mm512_permutex2var_ps(a, ie, bb));
+                const __m512i o = _mm512_castps_si512(_mm512_permutex2var_ps(a, io, bb));
+                __m512i pm = _mm512_setzero_si512(), nx = _mm512_setzero_si512();
+                if (lo) pm = _mm512_castps_si512(_mm512_maskz_loadu_ps(km[v][0], at(pv, -L)));
+                if (hi) nx = _mm512_castps_si512(_mm512_maskz_loadu_ps(km[v][3], at(pv, 2 * L)));
+                /* tap s = d + pl at b + (s 3 + v) 16 */
+                float *bv = b + (ptrdiff_t)(pl * PDNN_FEWC_NV + v) * L;
+                const ptrdiff_t ts = PDNN_FEWC_NV * L;
+                if (lo) /* columns xc + 2 l - 1: the last before, then o's */
+                    _mm512_store_si512(bv - ts, _mm512_alignr_epi32(o, pm, 15));
+                if (dmax >= 0) _mm512_store_si512(bv, e);
+                if (dmax >= 1) _mm512_store_si512(bv + ts, o);
+                if (hi) /* columns xc + 2 l + 2: e's from lane 1, then the next one's first */
+                    _mm512_store_si512(bv + 2 * ts, _mm512_alignr_epi32(nx, e, 1));
+            }
+        }
+    }
+}
+
+void pdnn_f32_fewc_s2_taps__avx512(const pdnn_fewc_s2 *g, size_t v0, size_t nv, float *buf)
+{
+    if (!PDNN_FEWC_S2_FITS((int64_t)g->S, g->pl)) return;
+    switch (nv) {
+    case 1: taps_s2(1, g, v0, buf); break;
+    case 2: taps_s2(2, g, v0, buf); break;
+    case 3: taps_s2(3, g, v0, buf); break;
+    default: break;
+    }
+}

@@ -53,4 +53,29 @@ void pdnn_f32_fewc_8x48_pad__avx512(size_t mr, size_t nv, size_t nc, size_t ntap
                                     const ptrdiff_t *soff, const ptrdiff_t *doff,
                                     const uint16_t *dmask, float alpha, float beta, int stream);
 
+/* Column stride 2 with x read in place (no phase planes, no padded copy), the tap
+ * vectors of a tile for the _pad kernel: the grid of the output planes is each output
+ * row's qv = ceil(Q / 16) vectors, grid vector v (of the image) output row oh = v / qv,
+ * columns ow0 + l (ow0 = 16 (v % qv), l < 16). For grid vectors v0 + v (v < nv, 1..3),
+ * input channels c, filter taps (r, s) and lanes l:
+ *   buf[(((c R + r) S + s) 3 + v) 16 + l] = x[c xcs + (oh sr + r - pt) xrs + 2 (ow0 + l)
+ *                                             + s - pl]
+ * (0 outside x's H rows and W columns): per vector and filter row, the columns 2 ow0 +
+ * [-16, 48) in up to four masked loads, their even and odd lanes split by two permutes
+ * and shifted by one lane for the column offsets s - pl = -1 and 2. buf: 64-byte
+ * aligned, nc R S 48 floats. Filters with s - pl in [-1, 2] for every column (padding
+ * before the columns 0 or 1, at most 4 columns: PDNN_FEWC_S2_FITS; else nothing). The
+ * _pad kernel then runs on buf with scs = R S 48, toff[j] = 48 j, soff[v] = 16 v. */
+#define PDNN_FEWC_S2_FITS(S, pl) ((pl) >= 0 && (pl) <= 1 && (S) >= 1 && (S) - 1 - (pl) <= 2)
+typedef struct {
+    const float *x;     /* the image's first input channel */
+    ptrdiff_t xcs, xrs; /* x's channel and row strides */
+    int64_t H, W;       /* x's rows and columns */
+    int64_t sr, pt, pl; /* row stride; padding before the rows and the columns */
+    size_t nc, R, S;    /* input channels, filter rows, filter columns */
+    size_t qv;          /* grid vectors an output row */
+} pdnn_fewc_s2;
+
+void pdnn_f32_fewc_s2_taps__avx512(const pdnn_fewc_s2 *g, size_t v0, size_t nv, float *buf);
+
 #endif
