@@ -46,6 +46,8 @@
 #define BCAST_ITEMS 8           /* items wanted (slots are added up to 4 to get them) */
 #define BCAST_CHUNK_GROUPS 4    /* tap groups of a chunk at least, for two chunks */
 #define BCAST_BAND_MAX ((double)(64 << 20)) /* bytes of an item's source rows at most */
+/* Source row floats from which the band copies them by memcpy (shorter: a plain loop). */
+#define BCAST_MEMCPY_MIN 64
 /* Multiply-adds below which one thread runs the call (a team costs a few us). */
 #define BCAST_MIN_WORK_PER_THREAD (1 << 17)
 
@@ -132,8 +134,10 @@ static size_t bcast_workspace(const void *prob)
 }
 
 /* Source row ih of channel c of image xn, zero-padded: column j of d holds x's column
- * j - pad_left (0 outside x or for a row outside it). Plain loops: the rows are short
- * (tens of floats) and many, where library calls cost more than the copy. */
+ * j - pad_left (0 outside x or for a row outside it). Plain loops for short rows (tens
+ * of floats, many: a library call costs more than the copy), memcpy from
+ * BCAST_MEMCPY_MIN floats (MobileNet-v2's stem, 224 columns, 2 threads, minibatch 1:
+ * 0.112 -> 0.103 ms; VGG-16's conv1_1 0.91 -> 0.87 ms; Intel Xeon 6/207). */
 static void padded_row(const bcast_geom *b, const float *xn, int64_t c, int64_t ih, float *d)
 {
     const pdnn_conv_geom3 *G = &b->G;
@@ -146,7 +150,10 @@ static void padded_row(const bcast_geom *b, const float *xn, int64_t c, int64_t 
     const int64_t ja = pl < wp ? pl : wp, jx = W + pl < wp ? W + pl : wp;
     const int64_t jb = jx > ja ? jx : ja;
     for (int64_t j = 0; j < ja; j++) d[j] = 0.0f;
-    for (int64_t j = ja; j < jb; j++) d[j] = src[j];
+    if (jb - ja >= BCAST_MEMCPY_MIN)
+        memcpy(d + ja, src + ja, (size_t)(jb - ja) * sizeof(float));
+    else
+        for (int64_t j = ja; j < jb; j++) d[j] = src[j];
     for (int64_t j = jb; j < wp; j++) d[j] = 0.0f;
 }
 
