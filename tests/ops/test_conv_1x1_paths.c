@@ -458,6 +458,10 @@ static void test_bwdf(void)
     check_path(&s, bw, any_path, true);
     s = shape(1, 1, 330, 70, 3, 5, 1, TU_LAYOUT_PACKED);
     check_path(&s, bw, any_path, true);
+    /* MobileNet-v2's b7_project (192 -> 64 on 14 x 14): at two threads the 12 x 32
+     * kernel in two blocks of 3 column panels, at one the 6 x 64 kernel: the same bits */
+    s = shape(1, 1, 192, 64, 14, 14, 1, TU_LAYOUT_PACKED);
+    check_path(&s, bw, any_path, true);
     s = shape(3, 2, 33, 17, 5, 6, 1, TU_LAYOUT_GAPPED);
     check_path(&s, bw, any_path, true);
     s.t = PDNN_DATA_DOUBLE;

@@ -224,8 +224,12 @@ static void bwdf_tiles(bwdf_plan *pl, int nthreads)
 /* Estimated time of the slowest of nt threads (static schedule: contiguous runs of
  * tasks, the first ntasks % nt threads one more) for row blocks of mbr and column blocks
  * of cbp panels, in units of a pixel's work: per task its tiles' multiply-adds (MR
- * padded rows x panels x NR / 32 lanes a cycle) and the transposes of its B panels
- * (about 0.4 cycles an element, measured: 9% of MobileNet-v2 b12_project at one task). */
+ * padded rows x panels x NR / 32 lanes a cycle), the transposes of its B panels
+ * (about 0.4 cycles an element, measured: 9% of MobileNet-v2 b12_project at one task)
+ * and its columns' offsets (BWDF_TASK_COST; about 12 cycles a column, measured: 10% of
+ * b7_project in tasks of one 32-column panel at two threads, where tasks of three ran
+ * 26.1 -> 22.8 us). */
+#define BWDF_TASK_COST 12.0
 static double bwdf_slowest(const bwdf_plan *pl, int64_t mbr, int64_t cbp, int nt)
 {
     const pdnn_gemm_ukernel *uk = pl->g->uk;
@@ -240,7 +244,7 @@ static double bwdf_slowest(const bwdf_plan *pl, int64_t mbr, int64_t cbp, int nt
             const int64_t rows = r < mb - 1 ? mbr : pl->ma - r * mbr, rpad = cdiv(rows, mr) * mr;
             for (int64_t c = 0; c < cb; c++) {
                 const int64_t pan = c < cb - 1 ? cbp : np - c * cbp;
-                sum += (double)(rpad * pan * nr) / 32.0 + 0.4 * (double)(pan * nr);
+                sum += (double)(rpad * pan * nr) / 32.0 + 0.4 * (double)(pan * nr) + BWDF_TASK_COST;
                 if (--left <= 0) {
                     worst = sum > worst ? sum : worst;
                     sum = 0;
@@ -292,6 +296,34 @@ static void bwdf_balance(bwdf_plan *pl, int nt)
     pl->mb = cdiv(pl->ma, bm);
     pl->cb = cdiv(np, bc);
     pl->ntasks = pl->g->g * pl->mb * pl->cb;
+}
+
+/* With several threads, in place over one image, one group, dy as A written straight
+ * into dw (no workspace either way): the other micro-kernel (12 x 32 for 6 x 64 or the
+ * reverse) where the slowest thread of its balanced blocking (bwdf_tiles, bwdf_balance)
+ * is estimated 10% faster (bwdf_slowest): one image's row panels split unevenly, and a
+ * 6 x 64 tile row that would transpose B twice (MobileNet-v2 b7_project, 64 x 192 on
+ * 14 x 14, two threads, mb1: 27.4 -> 22.1 us; b12_project 82 -> 77). Both kernels sum
+ * every element in the same order, so the bits do not depend on the choice. */
+static void bwdf_kernel_for_threads(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g, int nt)
+{
+    if (nt <= 1 || nt > 8 || g->g != 1 || g->n != 1) return;
+    const pdnn_gemm_ukernel *alt = pdnn_gemm_ukernel_select_nr(g->t, 32);
+    if (alt == g->uk) alt = pdnn_gemm_ukernel_select(g->t);
+    if (!alt || alt == g->uk) return;
+    const pdnn_gemm_ukernel *uk[2] = {g->uk, alt};
+    double est[2];
+    for (int i = 0; i < 2; i++) {
+        pdnn_conv_gemm_geom gi = *g;
+        gi.uk = uk[i];
+        bwdf_plan pl;
+        bwdf_plan_init(p, &gi, &pl);
+        if (!pl.inplace || !pl.direct || pl.parts != 1) return;
+        bwdf_tiles(&pl, nt);
+        bwdf_balance(&pl, nt);
+        est[i] = bwdf_slowest(&pl, pl.mbr, pl.cbp, nt);
+    }
+    if (est[1] < 0.9 * est[0]) g->uk = alt;
 }
 
 /* Columns [c0, c0 + kc): pixel offsets of A's and B's operands. */
@@ -554,6 +586,7 @@ static pdnnStatus_t bwdf_exec(const void *prob, const void *args, const pdnn_ctx
     }
     bwdf_pick_kernel(&g);
     const int nt = ctx->nthreads;
+    bwdf_kernel_for_threads(p, &g, nt);
     bwdf_plan pl;
     bwdf_plan_init(p, &g, &pl);
     pl.a = pl.a_is_x ? arg->src : arg->wei;
