@@ -244,7 +244,8 @@ static double bwdf_slowest(const bwdf_plan *pl, int64_t mbr, int64_t cbp, int nt
             const int64_t rows = r < mb - 1 ? mbr : pl->ma - r * mbr, rpad = cdiv(rows, mr) * mr;
             for (int64_t c = 0; c < cb; c++) {
                 const int64_t pan = c < cb - 1 ? cbp : np - c * cbp;
-                sum += (double)(rpad * pan * nr) / 32.0 + 0.4 * (double)(pan * nr) + BWDF_TASK_COST;
+                sum += (double)(rpad * pan * nr) / 32.0 + 0.4 * (double)(pan * nr) +
+                       BWDF_TASK_COST;
                 if (--left <= 0) {
                     worst = sum > worst ? sum : worst;
                     sum = 0;
@@ -301,10 +302,10 @@ static void bwdf_balance(bwdf_plan *pl, int nt)
 /* With several threads, in place over one image, one group, dy as A written straight
  * into dw (no workspace either way): the other micro-kernel (12 x 32 for 6 x 64 or the
  * reverse) where the slowest thread of its balanced blocking (bwdf_tiles, bwdf_balance)
- * is estimated 10% faster (bwdf_slowest): one image's row panels split unevenly, and a
- * 6 x 64 tile row that would transpose B twice (MobileNet-v2 b7_project, 64 x 192 on
- * 14 x 14, two threads, mb1: 27.4 -> 22.1 us; b12_project 82 -> 77). Both kernels sum
- * every element in the same order, so the bits do not depend on the choice. */
+ * is estimated 10% faster (bwdf_slowest): where one image's row panels split unevenly
+ * (MobileNet-v2 b7_project, 64 x 192 on 14 x 14, two threads, mb1: 26.1 -> 22.8 us with
+ * 12 x 32 tiles in two tasks of 3 column panels). Both kernels sum every element in the
+ * same order, so the bits do not depend on the choice. */
 static void bwdf_kernel_for_threads(const pdnn_conv_problem *p, pdnn_conv_gemm_geom *g, int nt)
 {
     if (nt <= 1 || nt > 8 || g->g != 1 || g->n != 1) return;

@@ -52,9 +52,10 @@
  * oneDNN 0.064 / 2.1 ms).
  *
  * Threads split (image, 48-output tile) items (and, at stride 2 or in the padded mode
- * but for s2_exec, the chunk's rows to copy), every item computing all output channels in blocks of 8;
- * every output is one chain of fused multiply-adds over c, then the taps in filter
- * order, so results do not depend on the thread count; exact on small integers.
+ * but for s2_exec, the chunk's rows to copy), every item computing all output channels
+ * in blocks of 8; every output is one chain of fused multiply-adds over c, then the taps
+ * in filter order, so results do not depend on the thread count; exact on small
+ * integers.
  *
  * Workspace: the packed filter (K rounded up to 8, x C x taps elements), then the larger
  * of: the masks (ceil(P Q / 16) x taps 16-bit words) and, at stride 2, the phase planes of
@@ -532,7 +533,8 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                         finite = finite && isfinite(d[i]);
                     }
                 }
-    if (f.pad_ok && finite) return f.s2reg ? s2_exec(&f, arg, ctx, &l) : pad_exec(&f, arg, ctx, &l);
+    if (f.pad_ok && finite)
+        return f.s2reg ? s2_exec(&f, arg, ctx, &l) : pad_exec(&f, arg, ctx, &l);
     ptrdiff_t toff[FEWC_RS_MAX];
     taps_setup(&f, toff, masks);
 
