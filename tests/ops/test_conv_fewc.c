@@ -139,7 +139,7 @@ static void test_s2(void)
 {
     static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
     int done = 0;
-    for (int i = 0; done < 50; i++) {
+    while (done < 50) {
         const int c = tu_int(1, 4), r = tu_int(1, 5), pl = tu_int(0, 1);
         const int sc = tu_int(1 + pl, 3 + pl), q = 16 * tu_int(1, 4);
         if (c * r * sc > 64) continue;
