@@ -396,6 +396,22 @@ static void pad_setup(const fewc_geom *f, ptrdiff_t *toff, ptrdiff_t *soff, ptrd
     grid_setup(f, soff, doff, dmask);
 }
 
+/* The team of the padded mode and s2_exec: items (image, tile of NV grid vectors). */
+static int grid_threads(const fewc_geom *f, int nthreads)
+{
+    const double work = (double)f->n * (double)f->k * (double)(f->c * f->taps) *
+                        (double)f->gvec * LANES;
+    return pdnn_par_threads(nthreads, f->n * cdiv(f->gvec, NV), work, FEWC_MIN_WORK_PER_THREAD);
+}
+
+/* Whether y lies beyond the caches (beta == 0): its whole vectors by non-temporal
+ * stores (the padded mode, s2_exec). */
+static int y_streams(const fewc_geom *f, float beta)
+{
+    return beta == 0.0f &&
+           (double)f->n * (double)f->k * (double)f->npix * sizeof(float) > PDNN_CONV_STREAM_BYTES;
+}
+
 static pdnnStatus_t pad_exec(const fewc_geom *f, const pdnn_conv_args *arg, const pdnn_ctx *ctx,
                              const fewc_ws *l)
 {
@@ -407,8 +423,7 @@ static pdnnStatus_t pad_exec(const fewc_geom *f, const pdnn_conv_args *arg, cons
     memset(pbuf + f->pnbi * f->c * f->pscs, 0, (size_t)(f->wg + LANES) * sizeof(float));
 
     const int64_t tiles = cdiv(f->gvec, NV);
-    const double work = (double)f->n * (double)f->k * (double)T * (double)f->gvec * LANES;
-    const int nt = pdnn_par_threads(ctx->nthreads, f->n * tiles, work, FEWC_MIN_WORK_PER_THREAD);
+    const int nt = grid_threads(f, ctx->nthreads);
     const float *x = arg->src;
     float *y = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
@@ -418,9 +433,7 @@ static pdnnStatus_t pad_exec(const fewc_geom *f, const pdnn_conv_args *arg, cons
     const ptrdiff_t *soff = l->soff, *doff = l->doff;
     const uint16_t *dmask = l->dmask;
 
-    /* y beyond the caches: its whole vectors by non-temporal stores */
-    const int stream = beta == 0.0f && (double)f->n * (double)f->k * (double)f->npix *
-                                               sizeof(float) > PDNN_CONV_STREAM_BYTES;
+    const int stream = y_streams(f, beta);
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
@@ -463,8 +476,7 @@ static pdnnStatus_t s2_exec(const fewc_geom *f, const pdnn_conv_args *arg, const
     for (int64_t j = 0; j < f->taps; j++) toff[j] = (ptrdiff_t)(j * NV * LANES);
     const ptrdiff_t soff[NV] = {0, LANES, 2 * LANES};
     const int64_t tiles = cdiv(f->gvec, NV);
-    const double work = (double)f->n * (double)f->k * (double)T * (double)f->gvec * LANES;
-    const int nt = pdnn_par_threads(ctx->nthreads, f->n * tiles, work, FEWC_MIN_WORK_PER_THREAD);
+    const int nt = grid_threads(f, ctx->nthreads);
     pdnn_fewc_s2 g = {.x = arg->src, .xcs = (ptrdiff_t)G->xs[1], .xrs = (ptrdiff_t)G->xs[3],
                       .H = G->in[1], .W = G->in[2], .sr = G->str[1], .pt = G->pad[1],
                       .pl = G->pad[2], .nc = (size_t)f->c, .R = (size_t)f->r,
@@ -472,9 +484,7 @@ static pdnnStatus_t s2_exec(const fewc_geom *f, const pdnn_conv_args *arg, const
     const float *x = arg->src;
     float *y = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
-    /* y beyond the caches: its whole vectors by non-temporal stores */
-    const int stream = beta == 0.0f && (double)f->n * (double)f->k * (double)f->npix *
-                                               sizeof(float) > PDNN_CONV_STREAM_BYTES;
+    const int stream = y_streams(f, beta);
     const ptrdiff_t *doff = l->doff;
     const uint16_t *dmask = l->dmask;
 #pragma omp parallel num_threads(nt) if (nt > 1) firstprivate(g)
