@@ -8,7 +8,8 @@
  * or with gaps; minibatch 1-3), exact on small integers, beta != 0 and NaN-poisoned
  * outputs (beta == 0), alpha 1 / 2 / -0.5, 1 and 2 threads bitwise (the harness);
  * ResNet-50's stride-2 3 x 3 layers and its 7 x 7 stem reduced (7-pixel rows of 64-channel tiles; several
- * input channel chunks; several bands; chunks of several images); an output large
+ * input channel chunks; several bands; chunks of several images); one image whose
+ * filter blocks are packed chunk by chunk by their items; an output large
  * enough for the non-temporal stores; the refusals, each
  * with its reason; a case worked by hand; the public API with DIRECT (dispatch and
  * workspace), and that the algorithm query ranks DIRECT first for ResNet-50's
@@ -100,6 +101,23 @@ static void test_random(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0.5, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 20, 48, 28, 28, 3, 3, 1, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, true, -0.5, 0, 0, true);
+    /* one image whose every block of output channels is one item: each item packs its
+     * filter chunks itself (kv_geom.fuse): res5b_branch2b with 20 input channels (chunks
+     * of 8, 8 and 4; 7-pixel tiles of 64 channels), res5a_branch2b's stride 2 with 520
+     * output channels (14-pixel tiles of 32, the last block of 8), a 5 x 5 flipped KRSC
+     * filter (packed tap by tap) with padding on one side only */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 20, 512, 7, 7, 3, 3, 1, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, -0.5, 0.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 12, 520, 14, 14, 3, 3, 2, 1, 1);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 10, 256, 8, 9, 5, 5, 1, 0, 1);
+    s.pb[0] = 2;
+    s.pe[1] = 3;
+    s.flip = true;
+    s.krsc = true;
+    tu_conv_finish_shape(&s);
+    tu_conv_check(im, &s, PDNN_CONV_FWD, true, 2, 0, 0, true);
     /* random values, the reference's tolerance */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 64, 64, 16, 16, 3, 3, 2, 1, 1);
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);

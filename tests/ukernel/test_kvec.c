@@ -2,7 +2,8 @@
  * only) against their definitions in kvec_ukernels.h, written here in plain C:
  *  - pdnn_f32_kvec_s1__avx512 and _s2 (pixels 1 and 2 columns apart) at every tile (2
  *    vectors with 1..14 pixels, 4 vectors with 1..7), 0..3 channels and 0..10 taps at
- *    scattered offsets, channel strides with gaps,
+ *    scattered offsets, each tap whole or leaving out its first, its last, both or all
+ *    pixels (the tap classes), channel strides with gaps,
  *    start from zero and from the scratch's values: every lane one chain of fused
  *    multiply-adds, so bitwise equal to fmaf in the same order, on random real values;
  *    lanes of the scratch past the tile untouched;
@@ -28,7 +29,14 @@ static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, 
 {
     const ptrdiff_t cs = 97 + (ptrdiff_t)(rand() % 5);
     ptrdiff_t toff[10], pfo[3] = {0, 5, 60};
-    for (size_t j = 0; j < ntap; j++) toff[j] = (ptrdiff_t)(rand() % 40);
+    unsigned char cls[10];
+    for (size_t j = 0; j < ntap; j++) {
+        toff[j] = (ptrdiff_t)(rand() % 40);
+        /* half the taps whole, the others each class: first / last / both pixels or
+         * the whole tap left out */
+        cls[j] = (unsigned char)(rand() % 2 ? 0 : 1 + rand() % 4);
+        if (cls[j] == 4) cls[j] = PDNN_KVEC_SKIP_TAP;
+    }
     const size_t nx = (nc + 1) * (size_t)cs + 80, nw = (nc * ntap + 1) * nv * 16;
     const size_t na = (np + 1) * nv * 16;
     float *x = malloc(nx * sizeof(float)), *w = malloc(nw * sizeof(float));
@@ -42,13 +50,18 @@ static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, 
                 const size_t a = (i * nv + v) * 16 + l;
                 float s = first ? 0.0f : want[a];
                 for (size_t c = 0; c < nc; c++)
-                    for (size_t j = 0; j < ntap; j++)
-                        s = fmaf(x[c * (size_t)cs + (size_t)toff[j] + xs * i],
-                                 w[((c * ntap + j) * nv + v) * 16 + l], s);
+                    for (size_t j = 0; j < ntap; j++) {
+                        const bool out = (cls[j] & PDNN_KVEC_SKIP_TAP) ||
+                                         (i == 0 && (cls[j] & PDNN_KVEC_SKIP_FIRST)) ||
+                                         (i == np - 1 && (cls[j] & PDNN_KVEC_SKIP_LAST));
+                        if (!out)
+                            s = fmaf(x[c * (size_t)cs + (size_t)toff[j] + xs * i],
+                                     w[((c * ntap + j) * nv + v) * 16 + l], s);
+                    }
                 want[a] = s;
             }
     (xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512)(np, nv, nc, ntap, x, cs, toff,
-                                                                   w, acc, first, pfo, 3);
+                                                                   cls, w, acc, first, pfo, 3);
     size_t bad = 0;
     for (size_t i = 0; i < na; i++) bad += acc[i] != want[i];
     TU_CHECK(bad == 0, "kvec s%zu np=%zu nv=%zu nc=%zu ntap=%zu first=%d: %zu wrong", xs, np, nv,

@@ -11,8 +11,8 @@
 
 static inline __attribute__((always_inline)) void
 kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const float *x,
-        ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc, int first,
-        const ptrdiff_t *pfo, size_t npf)
+        ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls, const float *w,
+        float *acc, int first, const ptrdiff_t *pfo, size_t npf)
 {
     __m512 s[PDNN_KVEC_PX2][4];
     KV_UNROLL for (int i = 0; i < NP; i++) KV_UNROLL for (int v = 0; v < NV; v++)
@@ -21,10 +21,16 @@ kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const 
         for (size_t j = 0; j < npf; j++)
             _mm_prefetch((const char *)(x + PDNN_KVEC_PFD * cs + pfo[j]), _MM_HINT_T0);
         for (size_t j = 0; j < ntap; j++, w += 16 * NV) {
+            /* the tap's class: the same for every channel, so the branches are taken
+             * the same way each channel */
+            const unsigned cl = tcls[j];
+            if (cl & PDNN_KVEC_SKIP_TAP) continue;
             const float *xp = x + toff[j];
             __m512 wv[4];
             KV_UNROLL for (int v = 0; v < NV; v++) wv[v] = _mm512_loadu_ps(w + 16 * v);
             KV_UNROLL for (int i = 0; i < NP; i++) {
+                if (i == 0 && (cl & PDNN_KVEC_SKIP_FIRST)) continue;
+                if (i == NP - 1 && (cl & PDNN_KVEC_SKIP_LAST)) continue;
                 const __m512 b = _mm512_set1_ps(xp[XS * i]);
                 KV_UNROLL for (int v = 0; v < NV; v++)
                     s[i][v] = _mm512_fmadd_ps(b, wv[v], s[i][v]);
@@ -35,7 +41,7 @@ kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const 
         _mm512_storeu_ps(acc + (i * NV + v) * 16, s[i][v]);
 }
 
-#define KV_ARGS nc, ntap, x, cs, toff, w, acc, first, pfo, npf
+#define KV_ARGS nc, ntap, x, cs, toff, tcls, w, acc, first, pfo, npf
 #define KV_CASE2(S, n) case n: kv_body(S, n, 2, KV_ARGS); return;
 #define KV_CASE4(S, n) case n: kv_body(S, n, 4, KV_ARGS); return;
 /* The tiles of column stride S. */
@@ -57,15 +63,17 @@ kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const 
     }
 
 void pdnn_f32_kvec_s1__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
-                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
-                              int first, const ptrdiff_t *pfo, size_t npf)
+                              ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
+                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
+                              size_t npf)
 {
     KV_TILES(1)
 }
 
 void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
-                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
-                              int first, const ptrdiff_t *pfo, size_t npf)
+                              ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
+                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
+                              size_t npf)
 {
     KV_TILES(2)
 }

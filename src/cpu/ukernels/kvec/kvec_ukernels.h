@@ -20,25 +20,36 @@
 #define PDNN_KVEC_PX4 7  /* pixels of the 4-vector (64-channel) tile at most */
 #define PDNN_KVEC_PFD 2  /* channels ahead of the one summed whose rows are prefetched */
 
+/* Tap classes (tcls[j], bits): what tap j leaves out. The callers mark the products
+ * that would read the zero padding, which add nothing (w * 0): a filter row outside x
+ * for the tile's output row, the tile's first or last pixel left or right of x. */
+#define PDNN_KVEC_SKIP_FIRST 1u /* pixel 0 */
+#define PDNN_KVEC_SKIP_LAST 2u  /* pixel np - 1 */
+#define PDNN_KVEC_SKIP_TAP 4u   /* every pixel */
+
 /* For pixels i < np, vectors v < nv (nv 2 with np 1..14, or nv 4 with np 1..7) and lanes
  * l, with a = acc[(i nv + v) 16 + l] and S the kernel's column stride (1 or 2):
  *   a = (first ? 0 : a) + the fused multiply-adds, in this order,
- *       for c < nc, for j < ntap:  x[c cs + toff[j] + S i] * w[((c ntap + j) nv + v) 16 + l]
+ *       for c < nc, for j < ntap, unless tcls[j] leaves pixel i out:
+ *           x[c cs + toff[j] + S i] * w[((c ntap + j) nv + v) 16 + l]
  * (one chain of fused multiply-adds a lane; acc unread when first). Before channel c's
  * taps, the lines at x + (c + PDNN_KVEC_PFD) cs + pfo[0 .. npf) are prefetched (hints
  * only: the addresses may lie outside every buffer). nc == 0 or ntap == 0 leaves the
  * start value. */
 void pdnn_f32_kvec_s1__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
-                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
-                              int first, const ptrdiff_t *pfo, size_t npf);
+                              ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
+                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
+                              size_t npf);
 void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
-                              ptrdiff_t cs, const ptrdiff_t *toff, const float *w, float *acc,
-                              int first, const ptrdiff_t *pfo, size_t npf);
+                              ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
+                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
+                              size_t npf);
 
 /* The kernels' type. */
 typedef void (*pdnn_f32_kvec_fn)(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
-                                 ptrdiff_t cs, const ptrdiff_t *toff, const float *w,
-                                 float *acc, int first, const ptrdiff_t *pfo, size_t npf);
+                                 ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
+                                 const float *w, float *acc, int first, const ptrdiff_t *pfo,
+                                 size_t npf);
 
 /* The scratch tiles into y: for i < np, k < nk,
  *   y[k ldy + i] = alpha * t[i ldt + k]  (+ beta * y[k ldy + i] when beta != 0: a rounded

@@ -48,6 +48,7 @@
  * planes of a chunk of images (KVEC_CHUNK_BYTES, or one image) and the scratch slots
  * (min(items of a chunk, KVEC_SLOTS_MAX) x band rows x Q x 16 nv floats, a slot at most
  * ~KVEC_YT_BYTES unless one output row is larger). */
+#include <immintrin.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -90,6 +91,7 @@ typedef struct {
     int64_t nbi;                 /* images a chunk */
     int64_t items, slots;        /* items of a full chunk, scratch slots */
     int64_t slot;                /* floats of a slot: rows Q nkl */
+    bool fuse;                   /* each chunk of the filter packed where it is used */
 } kv_geom;
 
 static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
@@ -136,6 +138,11 @@ static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
     f->slots = f->items < KVEC_SLOTS_MAX ? f->items : KVEC_SLOTS_MAX;
     if (f->slots < 1) f->slots = 1;
     f->slot = f->rows * f->Q * f->nkl;
+    /* one image in one band: each block of the filter serves one item, which packs it
+     * chunk by chunk into a buffer in L1 just before its products (no pass writing the
+     * whole packed filter to memory and reading it back: ResNet-50's 7 x 7 layers at
+     * minibatch 1, a 9.4 MiB filter) */
+    f->fuse = f->n * f->bands == 1;
 }
 
 static bool fwd_supports(const void *prob, const char **why)
@@ -189,7 +196,7 @@ typedef struct {
 static int64_t ws_layout(const kv_geom *f, void *ws, kv_ws *l)
 {
     const int64_t fb = (int64_t)sizeof(float);
-    const int64_t o1 = cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
+    const int64_t o1 = f->fuse ? 0 : cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
     const int64_t o2 = o1 + cdiv(f->nbi * f->c * f->plane * fb, 64) * 64;
     const int64_t end = o2 + f->slots * f->slot * fb;
     if (ws) {
@@ -216,14 +223,13 @@ static bool filter_plain(const pdnn_conv_problem *p, const kv_geom *f)
            (f->s == 1 || G->ws[4] == 1);
 }
 
-/* Input channels [c0, c1) of output channel block b into the packed filter (zeros past
- * K); plain: by the 16 x 16 transpose kernel, else tap by tap. */
+/* Input channels [c0, c1) of output channel block b packed at d0 (channel c0's first tap;
+ * zeros past K); plain: by the 16 x 16 transpose kernel, else tap by tap. */
 static void pack_filter(const pdnn_conv_problem *p, const kv_geom *f, const float *w, bool plain,
-                        pdnn_f32_transpose_fn tr, int64_t b, int64_t c0, int64_t c1, float *wt)
+                        pdnn_f32_transpose_fn tr, int64_t b, int64_t c0, int64_t c1, float *d0)
 {
     const pdnn_conv_geom3 *G = &f->G;
     const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
-    float *d0 = wt + (b * f->c + c0) * f->taps * f->nkl;
     if (plain) {
         const int64_t cols = (c1 - c0) * f->taps;
         tr((size_t)nk, (size_t)cols, w + b * f->nkl * G->ws[0] + c0 * f->taps,
@@ -292,26 +298,90 @@ static void taps_setup(const kv_geom *f, kv_taps *t)
     }
 }
 
-/* One item: image ni of the chunk (its padded planes at xi), output channel block b,
- * output rows [p0, p1); the sums in the slot t, then into y's planes at yb. */
-static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const float *wt,
-                     int64_t b, int64_t p0, int64_t p1, float *t, float *yb, float alpha,
-                     float beta, int stream)
+/* The classes of the taps (kvec_ukernels.h) for the tile of np pixels from output
+ * column q0 of output row p: a filter row whose input row lies outside x for this output
+ * row, or a filter column whose input columns lie outside x for every pixel, is left
+ * out; the tile's first or last pixel where its input column alone does. Those products
+ * read the padded planes' zeros and add nothing (ResNet-50's 7 x 7 layers with 1 pixel of
+ * padding: 18% of the products). */
+static void tile_classes(const kv_geom *f, int64_t p, int64_t q0, int64_t np, unsigned char *cl)
 {
     const pdnn_conv_geom3 *G = &f->G;
-    const float *wk = wt + b * f->c * f->taps * f->nkl;
+    for (int64_t r = 0; r < f->r; r++) {
+        const int64_t ih = p * G->str[1] - G->pad[1] + r * G->dil[1];
+        const bool row_out = ih < 0 || ih >= G->in[1];
+        for (int64_t q = 0; q < f->s; q++) {
+            const int64_t iw0 = q0 * f->xs - G->pad[2] + q * G->dil[2];
+            const int64_t iw1 = iw0 + (np - 1) * f->xs;
+            unsigned c = 0;
+            if (row_out || iw1 < 0 || iw0 >= G->in[2])
+                c = PDNN_KVEC_SKIP_TAP;
+            else
+                c = (iw0 < 0 ? PDNN_KVEC_SKIP_FIRST : 0u) | (iw1 >= G->in[2] ? PDNN_KVEC_SKIP_LAST : 0u);
+            cl[r * f->s + q] = (unsigned char)c;
+        }
+    }
+}
+
+/* What an item needs to pack its filter chunks itself (kv_geom.fuse). */
+typedef struct {
+    const pdnn_conv_problem *p;
+    const float *w;
+    bool plain;
+    pdnn_f32_transpose_fn tr;
+} kv_pack;
+
+/* A chunk of the filter packed by its item: KVEC_CB channels' worth, or one channel of at
+ * most KVEC_TAPS_MAX taps x 64 output channels */
+#define KVEC_WBUF_FLOATS (KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64 ? KVEC_WCHUNK_BYTES / 4 \
+                                                                    : KVEC_TAPS_MAX * 64)
+
+/* Prefetches into L2 the lines of rows [k0, k1) of output channel block b's filter in
+ * input channels [c0, c1) (a plain filter: each row's channels one run), for the chunk
+ * an item packs next while it runs the current one. */
+static void prefetch_chunk(const kv_geom *f, const float *w, int64_t b, int64_t c0, int64_t c1,
+                           int64_t k0, int64_t k1)
+{
+    const int64_t ws0 = f->G.ws[0];
+    for (int64_t k = k0; k < k1 && b * f->nkl + k < f->k; k++) {
+        const char *s = (const char *)(w + (b * f->nkl + k) * ws0 + c0 * f->taps);
+        const char *e = (const char *)(w + (b * f->nkl + k) * ws0 + c1 * f->taps);
+        for (s = (const char *)((uintptr_t)s & ~(uintptr_t)63); s < e; s += 64)
+            _mm_prefetch(s, _MM_HINT_T1);
+    }
+}
+
+/* One item: image ni of the chunk (its padded planes at xi), output channel block b,
+ * output rows [p0, p1); the filter packed at wt, or (pk) packed here chunk by chunk; the
+ * sums in the slot t, then into y's planes at yb. */
+static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const float *wt,
+                     const kv_pack *pk, int64_t b, int64_t p0, int64_t p1, float *t, float *yb,
+                     float alpha, float beta, int stream)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const float *wk = wt ? wt + b * f->c * f->taps * f->nkl : NULL;
     const pdnn_f32_kvec_fn kern =
         f->xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
+    _Alignas(64) float wbuf[KVEC_WBUF_FLOATS];
+    unsigned char cl[KVEC_TAPS_MAX];
     for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
-        const float *wc = wk + c0 * f->taps * f->nkl;
+        const float *wc = wk ? wk + c0 * f->taps * f->nkl : wbuf;
+        if (pk) pack_filter(pk->p, f, pk->w, pk->plain, pk->tr, b, c0, c0 + nc, wbuf);
+        /* the next chunk's filter lines, a share of the rows before each output row */
+        const int64_t cn = c0 + nc, nn = f->c - cn < f->cb ? f->c - cn : f->cb;
+        const bool pf = pk && pk->plain && nn > 0;
         for (int64_t p = p0; p < p1; p++) {
+            if (pf)
+                prefetch_chunk(f, pk->w, b, cn, cn + nn, (p - p0) * f->nkl / (p1 - p0),
+                               (p - p0 + 1) * f->nkl / (p1 - p0));
             const float *xr = xi + c0 * f->plane + p * G->str[1] * f->wp;
             float *tr = t + (p - p0) * f->Q * f->nkl;
             for (int64_t q0 = 0; q0 < f->Q; q0 += f->px) {
                 const int64_t np = f->Q - q0 < f->px ? f->Q - q0 : f->px;
+                tile_classes(f, p, q0, np, cl);
                 kern((size_t)np, (size_t)f->nv, (size_t)nc, (size_t)f->taps, xr + f->xs * q0,
-                     (ptrdiff_t)f->plane, tp->toff, wc, tr + q0 * f->nkl, c0 == 0, tp->pfo,
+                     (ptrdiff_t)f->plane, tp->toff, cl, wc, tr + q0 * f->nkl, c0 == 0, tp->pfo,
                      tp->npf);
             }
         }
@@ -346,6 +416,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const bool plain = filter_plain(p, &f);
     const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
     const int64_t npc = cdiv(f.c, KVEC_PACK_C); /* packing tasks a block */
+    const kv_pack pk = {p, w, plain, tr};
     /* y beyond the caches: its whole aligned runs by non-temporal stores */
     const int stream = beta == 0.0f && (double)f.n * (double)f.k * (double)f.P * (double)f.Q *
                                                sizeof(float) > PDNN_CONV_STREAM_BYTES;
@@ -357,11 +428,14 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
         tid = omp_get_thread_num();
 #endif
         float *slot = l.yt + tid * f.slot;
+        if (!f.fuse) {
 #pragma omp for schedule(static)
-        for (int64_t u = 0; u < f.nkb * npc; u++) {
-            const int64_t c0 = u % npc * KVEC_PACK_C;
-            pack_filter(p, &f, w, plain, tr, u / npc, c0,
-                        c0 + KVEC_PACK_C < f.c ? c0 + KVEC_PACK_C : f.c, l.wt);
+            for (int64_t u = 0; u < f.nkb * npc; u++) {
+                const int64_t b = u / npc, c0 = u % npc * KVEC_PACK_C;
+                pack_filter(p, &f, w, plain, tr, b, c0,
+                            c0 + KVEC_PACK_C < f.c ? c0 + KVEC_PACK_C : f.c,
+                            l.wt + (b * f.c + c0) * f.taps * f.nkl);
+            }
         }
         for (int64_t n0 = 0; n0 < f.n; n0 += nbi) {
             const int64_t nimg = f.n - n0 < nbi ? f.n - n0 : nbi;
@@ -375,7 +449,8 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t b = it / (nimg * f.bands), ni = it / f.bands % nimg;
                 const int64_t p0 = it % f.bands * f.rows;
                 const int64_t p1 = p0 + f.rows < f.P ? p0 + f.rows : f.P;
-                run_item(&f, &tp, l.pad + ni * f.c * f.plane, l.wt, b, p0, p1, slot,
+                run_item(&f, &tp, l.pad + ni * f.c * f.plane, f.fuse ? NULL : l.wt,
+                         f.fuse ? &pk : NULL, b, p0, p1, slot,
                          y + (n0 + ni) * G->ys[0], alpha, beta, stream);
             }
         }
