@@ -89,6 +89,10 @@ static void test_1x1_edges(pdnnDataType_t t)
         tu_conv_check_family(&fam_1x1, &s, true);
         s = shape_1x1(t, 3, 2, 3, 4, 1, 1, 2, lay);
         tu_conv_check_family(&fam_1x1, &s, true);
+        /* batch 1, two groups of 140 -> 75 (the backward filter's outer-product rows with
+         * AVX-512: vectors of 64, 16 and a masked tail, row blocks for the threads) */
+        s = shape_1x1(t, 1, 2, 140, 75, 1, 1, 1, lay);
+        tu_conv_check_family(&fam_1x1, &s, true);
         /* fully connected with long rows and many outputs (the GEMV paths: vector
          * tails, K blocks past 256 in backward data, several column panels) */
         s = shape_1x1(t, 2, 1, 300, 270, 1, 1, 1, lay);
@@ -712,6 +716,9 @@ static void test_api(void)
         const pdnn_conv_dir dir = (pdnn_conv_dir)(i % 3);
         api_reaches(&s, dir, fam_1x1.algo[dir], fam_1x1.im[dir]);
         rand_dw(&s, i % 2 ? PDNN_DATA_FLOAT : PDNN_DATA_DOUBLE);
+        /* one group of one channel: with AVX2 exactly, cpu:direct_phase serves DIRECT and
+         * ALGO_0 first */
+        s.g += s.g == 1;
         api_reaches(&s, dir, tu_conv_family_dw.algo[dir], tu_conv_family_dw.im[dir]);
     }
     TU_OK(pdnnDestroy(handle));

@@ -27,8 +27,8 @@ PDNN_F32_LDB_STRIP_UKERNEL(pdnn_f32_ldb_strip_6x16__avx2_fma)
     const VMASK mk = VMASK_FIRST(1); /* unused: whole tiles are unmasked */
     size_t j = 0;
     for (; j + 16 <= n; j += 16, b += b_ts)
-        uk_body(2, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
-                pf ? pfn : 0, 0, NULL, 0);
+        uk_body(UK_MR, 2, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta,
+                pf ? pf + j : NULL, pf ? pfn : 0, 0, NULL, 0);
     if (j < n)
         strip_last(mr, n - j, kc, a, rs_a, cs_a, b, ldb, c + j, rs_c, alpha, beta, pf ? pf + j : NULL,
                    pf ? pfn : 0);

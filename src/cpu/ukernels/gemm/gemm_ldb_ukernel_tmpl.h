@@ -5,8 +5,10 @@
  * also the copying form; UK_FN_NT and UK_FN_COPY_NT, with VSTREAM: both forms again with
  * non-temporal stores). Contract in gemm_ldb_ukernels.h. The body is
  * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
- * narrow tile runs only the multiply-adds of its columns; the accumulators stay in
- * registers. */
+ * narrow tile runs only the multiply-adds of its columns, and for one row of A apart
+ * (a matrix-vector product: a fully connected layer's backward data at batch 1, where
+ * the full tile's rows past the first, computed for nothing, made it UK_MR times
+ * slower); the accumulators stay in registers. */
 
 #include <stdint.h>
 
@@ -15,7 +17,7 @@
 #define UK_LINES ((int)(UK_NR * sizeof(UK_T) / 64))
 
 static inline __attribute__((always_inline)) void
-uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
+uk_body(const int MR, const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
         const UK_T *restrict a, ptrdiff_t rs_a, ptrdiff_t cs_a, const UK_T *restrict b,
         ptrdiff_t ldb, UK_T *restrict c, ptrdiff_t rs_c, UK_T alpha, UK_T beta, const UK_T *pf,
         size_t pfn, const int cp, UK_T *restrict bc, const int nt)
@@ -25,10 +27,10 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
     const size_t pfe = pfn && kc / pfn > 1 ? kc / pfn : 1;
     size_t cnt = 0;
     ptrdiff_t ao[UK_MR]; /* row offsets in A; rows past mr repeat row mr - 1 */
-    UK_UNROLL for (int i = 0; i < UK_MR; i++)
+    UK_UNROLL for (int i = 0; i < MR; i++)
         ao[i] = (ptrdiff_t)((size_t)i < mr ? (size_t)i : mr - 1) * rs_a;
     V acc[UK_MR][UK_NV];
-    UK_UNROLL for (int i = 0; i < UK_MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
+    UK_UNROLL for (int i = 0; i < MR; i++) UK_UNROLL for (int j = 0; j < UK_NV; j++)
         acc[i][j] = VZERO();
 #ifdef UK_KUNROLL /* UK_KUNROLL (2 or 4) steps a loop: the 6 x 64 kernel alone on rows of
                    * B not 64 bytes apart 160 -> 170 GFLOP/s by two (167-168 by four), the
@@ -59,7 +61,7 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
             pfn--;
             cnt = pfe - 1;
         }
-        UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+        UK_UNROLL for (int i = 0; i < MR; i++) {
             const V ai = VSET1(a[ao[i]]);
             UK_UNROLL for (int j = 0; j < UK_NV; j++) {
                 if (j >= nv) break;
@@ -71,7 +73,7 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
     }
     const V va = VSET1(alpha), vb = VSET1(beta);
     const int rd = beta != (UK_T)0; /* C is read */
-    UK_UNROLL for (int i = 0; i < UK_MR; i++) {
+    UK_UNROLL for (int i = 0; i < MR; i++) {
         if ((size_t)i >= mr) break;
         UK_T *ci = c + i * rs_c;
         UK_UNROLL for (int j = 0; j < UK_NV; j++) {
@@ -95,12 +97,20 @@ uk_body(const int nv, const int masked, const VMASK mk, size_t mr, size_t kc,
 
 #define UK_CASE(n, cp, nt)                                                                \
     case n:                                                                               \
-        if (rem)                                                                          \
-            uk_body(n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
-                    cp, bc, nt);                                                          \
-        else                                                                              \
-            uk_body(n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, pfn, \
-                    cp, bc, nt);                                                          \
+        if (mr == 1) {                                                                    \
+            if (rem)                                                                      \
+                uk_body(1, n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, \
+                        pfn, cp, bc, nt);                                                 \
+            else                                                                          \
+                uk_body(1, n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, \
+                        pfn, cp, bc, nt);                                                 \
+        } else if (rem) {                                                                 \
+            uk_body(UK_MR, n, 1, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, \
+                    pfn, cp, bc, nt);                                                     \
+        } else {                                                                          \
+            uk_body(UK_MR, n, 0, mk, mr, kc, a, rs_a, cs_a, b, ldb, c, rs_c, alpha, beta, pf, \
+                    pfn, cp, bc, nt);                                                     \
+        }                                                                                 \
         break
 
 #if UK_NV > 4

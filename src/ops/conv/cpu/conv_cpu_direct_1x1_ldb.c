@@ -870,6 +870,19 @@ void pdnn_conv_1x1_ldb_bwdf_run(const pdnn_conv_problem *p, const pdnn_conv_gemm
     const float *x = arg->src, *dy = arg->wei; /* bwd filter: wei holds dy */
     float *dw = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
+    if (ncols == 1 && pdnn_cpu_isa() >= PDNN_ISA_AVX512) {
+        /* one column in all (a fully connected layer at batch 1): dW = dy x^T row by row,
+         * each row one run of stores (the bits of the tiles below at a sum of one step);
+         * tasks: (group, block of rows) */
+        const int64_t rb = nt > 1 ? cdiv(kg, 4 * (int64_t)nt) : kg, nrb = cdiv(kg, rb);
+        PDNN_PAR_FOR(nt, t, g->g * nrb, {
+            const int64_t grp = t / nrb, i0 = t % nrb * rb, i1 = min64(kg, i0 + rb);
+            pdnn_f32_outer_ukernel__avx512((size_t)(i1 - i0), (size_t)cg, dy + grp * kg + i0, 1,
+                                           x + grp * cg, dw + (grp * kg + i0) * ws0, ws0, alpha,
+                                           beta);
+        });
+        return;
+    }
     /* tasks: (group, row block, panel block) */
     const int64_t want = nt > 1 ? 4 * (int64_t)nt : 1;
     int64_t mbr = min64(cdiv(kg, mr) * mr, LDB_BWDF_ROWS), pbp = np, mb, pb, ntasks;
