@@ -111,19 +111,23 @@ int main(void)
     TU_CHECK(algos[0] == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD ||
                  algos[0] == PDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
              "bwd data 3x3: first %d, not Winograd", algos[0]);
-    /* ALGO_0 is the reference, except at AVX2 exactly, where cpu:direct_phase serves it */
-    TU_CHECK(pdnn_cpu_isa() == PDNN_ISA_AVX2 || algos[n - 1] == PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+    /* ALGO_0 is the reference with the scalar kernels; cpu:direct_phase serves it at AVX2
+     * exactly and cpu:direct_kvec (stride 1) with AVX-512 */
+    TU_CHECK(pdnn_cpu_isa() >= PDNN_ISA_AVX2 || algos[n - 1] == PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
              "bwd data: reference not last");
+    TU_CHECK(algos[n - 1] != PDNN_CONVOLUTION_BWD_DATA_ALGO_0 || pdnn_cpu_isa() < PDNN_ISA_AVX2,
+             "bwd data: ALGO_0 (a direct path) last");
     /* 5x5 (the main job's conv2): Winograd F(4x4, 5x5) first, the reference last */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 64, 1, 32, 64, 14, 14, 5, 5, 1, 2, 1);
     check_estimates(&s);
     for (int d = 0; d < 3; d++) {
         /* the reference serves FWD DIRECT and the backward ALGO_0 here (FWD DIRECT is
          * cpu:direct_kvec with AVX-512, the backward filter's ALGO_0 cpu:direct_bcast,
-         * backward data's cpu:direct_phase with AVX2: not first) */
+         * backward data's cpu:direct_phase with AVX2 and cpu:direct_kvec with AVX-512:
+         * not first) */
         const int ref_algo = d == 0 ? (int)PDNN_CONVOLUTION_FWD_ALGO_DIRECT : 0;
-        const bool ref = (d == 1 || pdnn_cpu_isa() < PDNN_ISA_AVX512) &&
-                         (d != 1 || pdnn_cpu_isa() != PDNN_ISA_AVX2);
+        const bool ref = d == 1 ? pdnn_cpu_isa() < PDNN_ISA_AVX2
+                                : pdnn_cpu_isa() < PDNN_ISA_AVX512;
         n = ranking(&s, (pdnn_conv_dir)d, algos);
         TU_CHECK(n >= 2 && algos[0] != ref_algo && (!ref || algos[n - 1] == ref_algo),
                  "%s 5x5: the reference not last", tu_conv_dir_name((pdnn_conv_dir)d));

@@ -24,7 +24,9 @@
 #include "tu_layout.h"
 
 extern const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec;
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_kvec;
 static const pdnn_impl *const im = &pdnn_conv_fwd_cpu_direct_kvec;
+static const pdnn_impl *const imb = &pdnn_conv_bwd_data_cpu_direct_kvec;
 
 static tu_conv_shape rand_shape(void)
 {
@@ -123,6 +125,54 @@ static void test_random(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);
 }
 
+/* Backward data at stride 1 (the forward form): random problems of rand_shape at stride 1
+ * whose padding the form allows (dy in any of its layouts, dx packed), then fixed ones:
+ * ResNet-50's res5b_branch2b reduced on one image (filter chunks packed by the items, a
+ * KCRS filter by one transpose an input channel, its taps reversed), the same in
+ * convolution mode (taps in order), with a KRSC filter (tap by tap), on 2 images (the
+ * filter packed in one pass first), 40 dx channels (14-pixel tiles of 32 channels, the
+ * second block partial), a 5 x 5 filter with padding 1 before and 3 after (the form's 3
+ * and 1), dilation 2. */
+static void test_bwd_data(void)
+{
+    static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
+    int ran = 0;
+    for (int i = 0; ran < 40 && i < 1000; i++) {
+        tu_conv_shape s = rand_shape();
+        for (int d = 0; d < s.nsp; d++) s.str[d] = 1;
+        s.ykind = s.xkind; /* dy any layout, dx (the form's y) flat */
+        s.xkind = TU_LAYOUT_PACKED;
+        tu_conv_finish_shape(&s);
+        tu_conv_setup cs;
+        tu_conv_setup_init(&cs, &s, PDNN_CONV_BWD_DATA);
+        const char *why = NULL;
+        if (!imb->supports(&cs.p, &why)) continue;
+        tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, ran % 5 != 3, al[ran % 3], be[ran % 4], 0,
+                      true);
+        ran++;
+    }
+    TU_CHECK(ran == 40, "bwd data: %d random problems inside the rules", ran);
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 7, 7, 3, 3, 1, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, -0.5, 0.5, 0, true);
+    s.flip = true;
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s.flip = false;
+    s.krsc = true;
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 2, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 256, 24, 7, 7, 3, 3, 1, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 40, 17, 14, 14, 3, 3, 1, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 48, 9, 12, 11, 5, 5, 1, 1, 2);
+    s.pe[0] = s.pe[1] = 3;
+    tu_conv_finish_shape(&s);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    /* random values, the reference's tolerance */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 64, 64, 9, 9, 3, 3, 1, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, false, 1, 0, 0, true);
+}
+
 static void refuse(const tu_conv_shape *s, const char *what)
 {
     tu_conv_check_refused(im, s, PDNN_CONV_FWD, what);
@@ -151,6 +201,14 @@ static void test_refusals(void)
     s.dil[2] = 1;
     tu_conv_finish_shape(&s);
     refuse(&s, "3-d");
+    /* backward data: stride 2; padding 3 on a 3 x 3 filter (the form's would be -1); the
+     * forward form's 15 output channels (dx's) */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 2, 1, 1);
+    tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data stride 2");
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 1, 3, 1);
+    tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data padding 3");
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 15, 32, 9, 9, 3, 3, 1, 1, 1);
+    tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data 15 dx channels");
 }
 
 /* 8 input channels of 5 x 5 ones, 32 output channels, 3 x 3 stride 2 padding 1 (3 x 3
@@ -201,6 +259,17 @@ static void test_api(void)
         tu_conv_shape2d(PDNN_DATA_FLOAT, 32, 1, 3, 64, 224, 224, 7, 7, 2, 3, 1);
     tu_conv_check_ranked_first(h, &stem, PDNN_CONV_FWD, PDNN_CONVOLUTION_FWD_ALGO_DIRECT, im,
                                "ResNet-50's stem");
+    /* backward data: ALGO_0 reaches this path with its workspace; ranked first for
+     * res5b_branch2b on one image (GEMM computes 64 lanes for its 49 dx pixels) */
+    for (int i = 0; i < 3; i++) {
+        tu_conv_shape b = tu_conv_shape2d(PDNN_DATA_FLOAT, 1 + i, 1, 24 + 8 * i, 16 + 4 * i,
+                                          6 + i, 9, 3, 3, 1, 1, 1);
+        tu_conv_api_check_direct(h, &b, PDNN_CONV_BWD_DATA, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+                                 imb, i == 1 ? 0.5 : 0.0);
+    }
+    const tu_conv_shape r5 = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 512, 7, 7, 3, 3, 1, 1, 1);
+    tu_conv_check_ranked_first(h, &r5, PDNN_CONV_BWD_DATA, PDNN_CONVOLUTION_BWD_DATA_ALGO_0,
+                               imb, "res5b_branch2b backward data, 1 image");
     pdnnDestroy(h);
 }
 
@@ -216,6 +285,7 @@ int main(void)
     test_by_hand();
     test_refusals();
     test_random();
+    test_bwd_data();
     test_api();
     printf("conv kvec: %ld direction cases\n", tu_conv_cases());
     return tu_finish("ops/conv_kvec");

@@ -51,6 +51,7 @@ typedef struct {
     bool unit_stride, one_by_one;
     int wino_r; /* 3 or 5: a 2-d r x r stride-1 problem Winograd F(4x4, r x r) serves */
     double oh, ow;                      /* last two output dims */
+    double iw;                          /* last input dim */
     double valid;                       /* share of the (output, tap) pairs inside x */
 } sizes;
 
@@ -80,6 +81,7 @@ static void sizes_of(const pdnn_conv_problem *p, sizes *s)
                     : 0;
     s->oh = (double)g.out[1];
     s->ow = (double)g.out[2];
+    s->iw = (double)g.in[2];
     /* per dim, the (output, tap) pairs whose input lies inside x (the others read the
      * padding) */
     s->valid = 1.0;
@@ -134,13 +136,15 @@ static double gemm_eff(const pdnn_conv_problem *p, const sizes *s)
     default: red = s->n * s->npix; break;
     }
     double e = 0.8 * fill(rows, 6) * rows / (rows + pack) * red / (red + 8);
-    /* forward with few columns in all (AVX-512, 64-column panels; conv_cpu_gemm_fwd.c):
+    /* the forward core with few columns in all (AVX-512, 64-column panels;
+     * conv_cpu_gemm_fwd.c; backward data's forward form: dx's pixels, a stride phase's):
      * the last panel's columns past the data are computed for nothing unless at most 32
      * remain (16-column tiles) or at most 4 (GEMV kernels): ResNet-50's 7 x 7 layers at
      * minibatch 1, 49 of 64 lanes */
-    if (p->dir == PDNN_CONV_FWD && pdnn_cpu_isa() >= PDNN_ISA_AVX512 &&
-        s->n * s->npix <= 16 * 64) {
-        const double cols = s->n * s->npix, full = 64 * (double)(int64_t)(cols / 64);
+    const bool core = p->dir == PDNN_CONV_FWD || (p->dir == PDNN_CONV_BWD_DATA && s->cg >= 4);
+    const double ncol = p->dir == PDNN_CONV_FWD ? s->n * s->npix : s->n * s->nin / s->nphase;
+    if (core && pdnn_cpu_isa() >= PDNN_ISA_AVX512 && ncol <= 16 * 64) {
+        const double cols = ncol, full = 64 * (double)(int64_t)(cols / 64);
         const double rest = cols - full;
         if (rest > 4) e *= cols / (full + (rest > 32 ? 64 : 16 * cdiv(rest, 16)));
     }
@@ -245,23 +249,25 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         const double e = fwd ? (s.cg <= 4 ? 0.75 : 0.4) : s.nphase > 1 ? 0.55 : 0.7;
         compute = s.flops / (peak * e * fill(fwd ? s.kg : s.cg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_kvec") == 0) {
-        /* column stride 1 or 2, output channels along the lanes: nothing of x packed, the
-         * filter transposed once a call and x copied zero-padded once (both ~20 GB/s a
-         * thread, read and written; with one image whose every block of output channels
+        /* column stride 1 or 2, output channels along the lanes (backward data, stride 1:
+         * the forward form, dx's channels along them, dy its input): nothing of x packed,
+         * the filter transposed once a call and x copied zero-padded once (both ~20 GB/s
+         * a thread, read and written; with one image whose every block of output channels
          * is one item, each item transposes its filter chunks into L1 as it goes: the
          * filter read once, ~30 GB/s); 14-pixel x 32-channel tiles, or 7 x 64 on rows of
          * 7 pixels (ResNet-50's res5a_branch2b: on GEMM's time, ~170 GFLOP/s a core,
          * where the 14-pixel tiles of res3a/res4a_branch2b run 180-190); the products
          * that would read the padding are left out */
-        const bool seven = (int64_t)s.ow % 14 != 0 && (int64_t)s.ow % 7 == 0 &&
-                           (int64_t)s.kg % 64 == 0;
+        const double kq = bwdd ? s.cg : s.kg, cq = bwdd ? s.kg : s.cg;
+        const double qw = bwdd ? s.iw : s.ow, qpix = bwdd ? s.nin : s.npix;
+        const double qin = bwdd ? s.npix : s.nin;
+        const bool seven = (int64_t)qw % 14 != 0 && (int64_t)qw % 7 == 0 && (int64_t)kq % 64 == 0;
         const double lanes = seven ? 64 : 32;
-        const bool fused = s.n == 1 && cdiv(s.kg, lanes) >= 8 &&
-                           s.npix * lanes * 4 <= 192 * 1024;
+        const bool fused = s.n == 1 && cdiv(kq, lanes) >= 8 && qpix * lanes * 4 <= 192 * 1024;
         const double wbytes = s.kg * s.cg * s.ks;
         const double copy = (fused ? 4.0 * wbytes / 30.0e6 : 8.0 * wbytes / 20.0e6) +
-                            8.0 * s.n * s.cg * s.nin / 20.0e6;
-        compute = s.flops * s.valid / (peak * (seven ? 0.72 : 0.78) * fill(s.kg, lanes)) + copy;
+                            8.0 * s.n * cq * qin / 20.0e6;
+        compute = s.flops * s.valid / (peak * (seven ? 0.72 : 0.78) * fill(kq, lanes)) + copy;
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's

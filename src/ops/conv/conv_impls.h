@@ -34,6 +34,7 @@ extern const pdnn_impl pdnn_conv_bwd_data_cpu_gemm;       /* "cpu:gemm", ALGO_1 
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_1x1; /* "cpu:direct_1x1", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_dw;  /* "cpu:direct_dw", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_phase; /* "cpu:direct_phase", ALGO_0 */
+extern const pdnn_impl pdnn_conv_bwd_data_cpu_direct_kvec;  /* "cpu:direct_kvec", ALGO_0 */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino;       /* "cpu:winograd_f4x3", WINOGRAD */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino_nonfused; /* WINOGRAD_NONFUSED */
 extern const pdnn_impl pdnn_conv_bwd_data_cpu_wino5;      /* "cpu:winograd_f4x5", WINOGRAD */
@@ -74,6 +75,7 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
     &pdnn_conv_bwd_data_cpu_direct_dw,
     &pdnn_conv_bwd_data_cpu_direct_1x1,
     &pdnn_conv_bwd_data_cpu_direct_phase,
+    &pdnn_conv_bwd_data_cpu_direct_kvec, /* AVX-512, stride 1 (direct_phase: AVX2) */
     &pdnn_conv_bwd_data_ref_direct,
     NULL,
 };

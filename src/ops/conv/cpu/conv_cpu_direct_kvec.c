@@ -145,10 +145,10 @@ static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
     f->fuse = f->n * f->bands == 1;
 }
 
-static bool fwd_supports(const void *prob, const char **why)
+/* The forward problem p within this path's rules (pdnn_conv_gemm_supports apart: the
+ * forward form of a backward-data problem has its filter's K and C strides swapped). */
+static bool kv_supports(const pdnn_conv_problem *p, const char **why)
 {
-    const pdnn_conv_problem *p = prob;
-    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_FWD, why)) return false;
     if (p->dtype != PDNN_DATA_FLOAT) {
         *why = "data type other than FLOAT";
         return false;
@@ -185,6 +185,12 @@ static bool fwd_supports(const void *prob, const char **why)
     return true;
 }
 
+static bool fwd_supports(const void *prob, const char **why)
+{
+    const pdnn_conv_problem *p = prob;
+    return pdnn_conv_gemm_supports(p, PDNN_CONV_FWD, why) && kv_supports(p, why);
+}
+
 typedef struct {
     float *wt;  /* the packed filter */
     float *pad; /* padded planes of a chunk of images */
@@ -214,23 +220,45 @@ static size_t kv_workspace(const void *prob)
     return (size_t)ws_layout(&f, NULL, NULL);
 }
 
-/* Whether the filter's taps lie as the packed filter wants them, channel after channel
- * and the taps in order (KCRS, cross-correlation): then a block is one transpose. */
-static bool filter_plain(const pdnn_conv_problem *p, const kv_geom *f)
+/* How the filter's taps lie: KV_PLAIN, channel after channel and the taps in order (KCRS,
+ * cross-correlation): a block is one transpose; KV_TPLAIN, each input channel's output
+ * channels after one another, their taps in order (the forward form of a KCRS backward-data
+ * problem: ws[0] == taps): a transpose an input channel, its taps reversed when flipped;
+ * else KV_TAPS, tap by tap. */
+enum { KV_TAPS, KV_PLAIN, KV_TPLAIN };
+static int filter_order(const pdnn_conv_problem *p, const kv_geom *f)
 {
     const pdnn_conv_geom3 *G = &f->G;
-    return !p->flip && G->ws[1] == f->taps && (f->r == 1 || G->ws[3] == f->s) &&
-           (f->s == 1 || G->ws[4] == 1);
+    const bool sp = (f->r == 1 || G->ws[3] == f->s) && (f->s == 1 || G->ws[4] == 1);
+    if (sp && !p->flip && G->ws[1] == f->taps) return KV_PLAIN;
+    if (sp && G->ws[0] == f->taps) return KV_TPLAIN;
+    return KV_TAPS;
 }
 
 /* Input channels [c0, c1) of output channel block b packed at d0 (channel c0's first tap;
- * zeros past K); plain: by the 16 x 16 transpose kernel, else tap by tap. */
-static void pack_filter(const pdnn_conv_problem *p, const kv_geom *f, const float *w, bool plain,
+ * zeros past K), by the 16 x 16 transpose kernel in the orders filter_order names, else
+ * tap by tap. */
+static void pack_filter(const pdnn_conv_problem *p, const kv_geom *f, const float *w, int order,
                         pdnn_f32_transpose_fn tr, int64_t b, int64_t c0, int64_t c1, float *d0)
 {
     const pdnn_conv_geom3 *G = &f->G;
     const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
-    if (plain) {
+    if (order == KV_TPLAIN) {
+        /* channel c: the nk x taps block of its output channels, transposed into taps
+         * rows of nkl lanes (the last row first when flipped) */
+        const bool fl = p->flip;
+        for (int64_t c = c0; c < c1; c++) {
+            float *d = d0 + (c - c0) * f->taps * f->nkl;
+            tr((size_t)nk, (size_t)f->taps, w + c * G->ws[1] + b * f->nkl * G->ws[0],
+               (ptrdiff_t)G->ws[0], fl ? d + (f->taps - 1) * f->nkl : d,
+               fl ? -(ptrdiff_t)f->nkl : (ptrdiff_t)f->nkl);
+            if (nk < f->nkl)
+                for (int64_t j = 0; j < f->taps; j++)
+                    memset(d + j * f->nkl + nk, 0, (size_t)(f->nkl - nk) * sizeof(float));
+        }
+        return;
+    }
+    if (order == KV_PLAIN) {
         const int64_t cols = (c1 - c0) * f->taps;
         tr((size_t)nk, (size_t)cols, w + b * f->nkl * G->ws[0] + c0 * f->taps,
            (ptrdiff_t)G->ws[0], d0, (ptrdiff_t)f->nkl);
@@ -327,7 +355,7 @@ static void tile_classes(const kv_geom *f, int64_t p, int64_t q0, int64_t np, un
 typedef struct {
     const pdnn_conv_problem *p;
     const float *w;
-    bool plain;
+    int order; /* filter_order's */
     pdnn_f32_transpose_fn tr;
 } kv_pack;
 
@@ -336,18 +364,23 @@ typedef struct {
 #define KVEC_WBUF_FLOATS (KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64 ? KVEC_WCHUNK_BYTES / 4 \
                                                                     : KVEC_TAPS_MAX * 64)
 
-/* Prefetches into L2 the lines of rows [k0, k1) of output channel block b's filter in
- * input channels [c0, c1) (a plain filter: each row's channels one run), for the chunk
- * an item packs next while it runs the current one. */
-static void prefetch_chunk(const kv_geom *f, const float *w, int64_t b, int64_t c0, int64_t c1,
-                           int64_t k0, int64_t k1)
+/* Prefetches into L2 share [s0, s1) of ns shares of output channel block b's filter in
+ * input channels [c0, c1) (KV_PLAIN: its rows, each one run over the channels; KV_TPLAIN:
+ * its channels, each one run over the rows), for the chunk an item packs next while it
+ * runs the current one. */
+static void prefetch_chunk(const kv_geom *f, const float *w, int order, int64_t b, int64_t c0,
+                           int64_t c1, int64_t s0, int64_t ns)
 {
-    const int64_t ws0 = f->G.ws[0];
-    for (int64_t k = k0; k < k1 && b * f->nkl + k < f->k; k++) {
-        const char *s = (const char *)(w + (b * f->nkl + k) * ws0 + c0 * f->taps);
-        const char *e = (const char *)(w + (b * f->nkl + k) * ws0 + c1 * f->taps);
-        for (s = (const char *)((uintptr_t)s & ~(uintptr_t)63); s < e; s += 64)
-            _mm_prefetch(s, _MM_HINT_T1);
+    const int64_t ws0 = f->G.ws[0], ws1 = f->G.ws[1];
+    const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
+    const bool rows = order == KV_PLAIN;
+    const int64_t nu = rows ? nk : c1 - c0; /* runs */
+    for (int64_t u = s0 * nu / ns; u < (s0 + 1) * nu / ns; u++) {
+        const float *r = rows ? w + (b * f->nkl + u) * ws0 + c0 * f->taps
+                              : w + (c0 + u) * ws1 + b * f->nkl * ws0;
+        const char *e = (const char *)(r + (rows ? (c1 - c0) * f->taps : nk * ws0));
+        for (const char *q = (const char *)((uintptr_t)r & ~(uintptr_t)63); q < e; q += 64)
+            _mm_prefetch(q, _MM_HINT_T1);
     }
 }
 
@@ -367,14 +400,12 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
     for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
         const float *wc = wk ? wk + c0 * f->taps * f->nkl : wbuf;
-        if (pk) pack_filter(pk->p, f, pk->w, pk->plain, pk->tr, b, c0, c0 + nc, wbuf);
+        if (pk) pack_filter(pk->p, f, pk->w, pk->order, pk->tr, b, c0, c0 + nc, wbuf);
         /* the next chunk's filter lines, a share of the rows before each output row */
         const int64_t cn = c0 + nc, nn = f->c - cn < f->cb ? f->c - cn : f->cb;
-        const bool pf = pk && pk->plain && nn > 0;
+        const bool pf = pk && pk->order != KV_TAPS && nn > 0;
         for (int64_t p = p0; p < p1; p++) {
-            if (pf)
-                prefetch_chunk(f, pk->w, b, cn, cn + nn, (p - p0) * f->nkl / (p1 - p0),
-                               (p - p0 + 1) * f->nkl / (p1 - p0));
+            if (pf) prefetch_chunk(f, pk->w, pk->order, b, cn, cn + nn, p - p0, p1 - p0);
             const float *xr = xi + c0 * f->plane + p * G->str[1] * f->wp;
             float *tr = t + (p - p0) * f->Q * f->nkl;
             for (int64_t q0 = 0; q0 < f->Q; q0 += f->px) {
@@ -413,10 +444,10 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     float *y = arg->dst;
     const float alpha = (float)arg->alpha, beta = (float)arg->beta;
     const int64_t nbi = f.nbi, per_img = f.nkb * f.bands;
-    const bool plain = filter_plain(p, &f);
+    const int order = filter_order(p, &f);
     const pdnn_f32_transpose_fn tr = pdnn_f32_transpose_select();
     const int64_t npc = cdiv(f.c, KVEC_PACK_C); /* packing tasks a block */
-    const kv_pack pk = {p, w, plain, tr};
+    const kv_pack pk = {p, w, order, tr};
     /* y beyond the caches: its whole aligned runs by non-temporal stores */
     const int stream = beta == 0.0f && (double)f.n * (double)f.k * (double)f.P * (double)f.Q *
                                                sizeof(float) > PDNN_CONV_STREAM_BYTES;
@@ -432,7 +463,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
 #pragma omp for schedule(static)
             for (int64_t u = 0; u < f.nkb * npc; u++) {
                 const int64_t b = u / npc, c0 = u % npc * KVEC_PACK_C;
-                pack_filter(p, &f, w, plain, tr, b, c0,
+                pack_filter(p, &f, w, order, tr, b, c0,
                             c0 + KVEC_PACK_C < f.c ? c0 + KVEC_PACK_C : f.c,
                             l.wt + (b * f.c + c0) * f.taps * f.nkl);
             }
@@ -462,4 +493,74 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
 const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec = {
     "cpu:direct_kvec", PDNN_CONVOLUTION_FWD_ALGO_DIRECT, PDNN_ISA_AVX512,
     PDNN_IMPL_DETERMINISTIC, fwd_supports, kv_workspace, fwd_exec,
+};
+
+/* ---- backward data at stride 1: the forward form
+ *
+ * dx is the forward convolution of dy with the filter's K and C swapped and its taps
+ * rotated by 180 degrees (flip toggled), padded by (kern - 1) dil - pad on each side
+ * (conv_cpu_gemm_bwd_data.c does the same for GEMM): here the form's filter strides
+ * describe the caller's filter in place (its input channels K, ws[1] = the original
+ * ws[0]; its output channels C, ws[0] = the original ws[1]), so a KCRS filter packs by
+ * one transpose an input channel (KV_TPLAIN). Every dx element is one sum over K x taps,
+ * all of them written (alpha, beta). */
+
+/* The forward form q of the backward-data problem p; false (why) when it has none here:
+ * a stride above 1, or padding beyond (kern - 1) dil (the form's would be negative). */
+static bool bwdd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, const char **why)
+{
+    *q = *p;
+    q->dir = PDNN_CONV_FWD;
+    q->c = p->k;
+    q->k = p->c;
+    q->flip = !p->flip;
+    for (int d = 0; d < p->nsp; d++) {
+        if (p->stride[d] != 1) {
+            *why = "backward data with a stride other than 1";
+            return false;
+        }
+        q->in[d] = p->out[d];
+        q->out[d] = p->in[d];
+        q->pad_b[d] = (p->kern[d] - 1) * p->dil[d] - p->pad_b[d];
+        q->pad_e[d] = (p->kern[d] - 1) * p->dil[d] - p->pad_e[d];
+        if (q->pad_b[d] < 0 || q->pad_e[d] < 0) {
+            *why = "backward data with padding beyond the filter's reach ((kern - 1) * dil)";
+            return false;
+        }
+    }
+    q->ws[0] = p->ws[1];
+    q->ws[1] = p->ws[0];
+    for (int i = 0; i < 2 + p->nsp; i++) {
+        q->xs[i] = p->ys[i];
+        q->ys[i] = p->xs[i];
+    }
+    return true;
+}
+
+static bool bwdd_supports(const void *prob, const char **why)
+{
+    const pdnn_conv_problem *p = prob;
+    pdnn_conv_problem q;
+    return pdnn_conv_gemm_supports(p, PDNN_CONV_BWD_DATA, why) && bwdd_form(p, &q, why) &&
+           kv_supports(&q, why);
+}
+
+static size_t bwdd_workspace(const void *prob)
+{
+    pdnn_conv_problem q;
+    const char *why;
+    return bwdd_form(prob, &q, &why) ? kv_workspace(&q) : 0;
+}
+
+static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
+{
+    pdnn_conv_problem q;
+    const char *why;
+    if (!bwdd_form(prob, &q, &why)) return PDNN_STATUS_INTERNAL_ERROR; /* supports() ran */
+    return fwd_exec(&q, args, ctx); /* src dy, wei w, dst dx: the form's x, w, y */
+}
+
+const pdnn_impl pdnn_conv_bwd_data_cpu_direct_kvec = {
+    "cpu:direct_kvec", PDNN_CONVOLUTION_BWD_DATA_ALGO_0, PDNN_ISA_AVX512,
+    PDNN_IMPL_DETERMINISTIC, bwdd_supports, bwdd_workspace, bwdd_exec,
 };
