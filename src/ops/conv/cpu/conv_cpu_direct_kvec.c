@@ -1,5 +1,7 @@
 /* Direct forward convolution with the output channels along the vector lanes
- * ("cpu:direct_kvec": forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT).
+ * ("cpu:direct_kvec": forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT; backward data
+ * PDNN_CONVOLUTION_BWD_DATA_ALGO_0 at stride 1 through its forward form, at the end of
+ * this file).
  *
  * The problems: FLOAT, AVX-512, one group, at least KVEC_K_MIN output channels, 1-d or
  * 2-d, column stride 1 or 2 (any row stride), any dilation and
@@ -15,7 +17,10 @@
  * stride-1 layers, which the cost model leaves to Winograd and GEMM (2 threads, Intel
  * AVX-512: LeNet's conv2 at minibatch 1 71 us against Winograd's 79, one thread 133
  * against 95; ResNet-50's stride-1 3 x 3 layers 1.1-2.6x slower than Winograd or GEMM
- * at minibatch 1 and 32), and pdnnFindConvolutionForwardAlgorithm times.
+ * at minibatch 1 and 32), and pdnnFindConvolutionForwardAlgorithm times; but on 7 x 7
+ * outputs at minibatch 1 (ResNet-50's res5b_branch2b, forward and backward data), where
+ * GEMM's 64-column panels hold 49 columns and a fifth of the products read the padding,
+ * the model ranks it first.
  *
  * Here x is not gathered: each image is copied once, zero-padded, into planes of every
  * row and column an output reaches (row i of a plane is x's row i - pad_top, column j
@@ -26,28 +31,35 @@
  * column stride apart (as oneDNN's direct kernels on its blocked layouts, Georganas et al.,
  * SC18). The filter is packed once a call, transposed into blocks of 16 nv output
  * channels: wt[((b C + c) taps + j) 16 nv + l] = w of output channel 16 nv b + l, input
- * channel c, tap j (0 past K).
+ * channel c, tap j (0 past K); with one image in one band a block (every block of the
+ * filter used by one item) each item packs its chunks itself, into L1, as it goes (no
+ * pass writing the whole filter and reading it back: 9.4 MiB on res5b_branch2b).
  *
  * Items: (image, block of 16 nv output channels, band of output rows). An item sums
  * over the input channels in chunks of KVEC_CB (its filter chunk, ~18 KiB, stays in L1
  * while the band's tiles run through it), the running sums of the band's pixels in a
  * pixel-major scratch slot, which at the end is transposed into y's planes with alpha
  * and beta (kvec_store; by non-temporal stores where y is larger than
- * PDNN_CONV_STREAM_BYTES and beta == 0). The padding adds w * 0, as im2col's zeros do in the GEMM paths
- * (an Inf or NaN weight then also reaches border outputs; the reference skips them).
+ * PDNN_CONV_STREAM_BYTES and beta == 0). Each tile leaves out the products that read
+ * the padding where its tap classes tell them (a filter row outside x for the tile's
+ * output row; a filter column outside x for the tile's first or last pixel, or for all
+ * its pixels: every padding product of 3 x 3 layers with 1 pixel of padding); any other
+ * adds w * 0, as im2col's zeros do in the GEMM paths (an Inf or NaN weight then also
+ * reaches those border outputs; the reference skips them).
  *
  * Sums: every output is, per chunk of KVEC_CB input channels, one chain of fused
- * multiply-adds over the channels (outer) and the taps in filter order (inner),
- * continued from the previous chunk's value (chunks fixed by the problem alone), so
- * results do not depend on the thread count or the bands; exact on small integers.
+ * multiply-adds over the channels (outer) and the taps in filter order (inner; those
+ * left out skipped), continued from the previous chunk's value (chunks fixed by the
+ * problem alone), so results do not depend on the thread count or the bands; exact on
+ * small integers.
  *
  * Threads split the filter's packing by channel block, each chunk's padded copy by
  * rows and its items, one scratch slot a thread (at most KVEC_SLOTS_MAX threads).
  *
- * Workspace: the packed filter (K rounded up to 16 nv, x C x taps floats), the padded
- * planes of a chunk of images (KVEC_CHUNK_BYTES, or one image) and the scratch slots
- * (min(items of a chunk, KVEC_SLOTS_MAX) x band rows x Q x 16 nv floats, a slot at most
- * ~KVEC_YT_BYTES unless one output row is larger). */
+ * Workspace: the packed filter (K rounded up to 16 nv, x C x taps floats; none when the
+ * items pack it), the padded planes of a chunk of images (KVEC_CHUNK_BYTES, or one
+ * image) and the scratch slots (min(items of a chunk, KVEC_SLOTS_MAX) x band rows x Q x
+ * 16 nv floats, a slot at most ~KVEC_YT_BYTES unless one output row is larger). */
 #include <immintrin.h>
 #include <stdatomic.h>
 #include <stdint.h>
