@@ -125,21 +125,26 @@ static void test_random(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);
 }
 
-/* Backward data at stride 1 (the forward form): random problems of rand_shape at stride 1
- * whose padding the form allows (dy in any of its layouts, dx packed), then fixed ones:
+/* Backward data: at stride 1 through the forward form, above it in transposed mode (dx's
+ * column phases). Random problems of rand_shape at stride 1 whose padding the form
+ * allows, and at rand_shape's strides (1-3 along the rows, 1-2 along the columns; dy in
+ * any of its layouts, dx packed), then fixed ones at stride 1:
  * ResNet-50's res5b_branch2b reduced on one image (filter chunks packed by the items, a
  * KCRS filter by one transpose an input channel, its taps reversed), the same in
  * convolution mode (taps in order), with a KRSC filter (tap by tap), on 2 images (the
  * filter packed in one pass first), 40 dx channels (14-pixel tiles of 32 channels, the
  * second block partial), a 5 x 5 filter with padding 1 before and 3 after (the form's 3
- * and 1), dilation 2. */
+ * and 1), dilation 2; and at stride 2: ResNet-50's res3a/res4a/res5a_branch2b reduced on
+ * one image (14- and 7-pixel phase tiles, items packing the filter) and on 2 (one
+ * packing pass), flipped, KRSC, stride 3 by 2 with dilation 2, 1-d. */
 static void test_bwd_data(void)
 {
     static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
     int ran = 0;
-    for (int i = 0; ran < 40 && i < 1000; i++) {
+    for (int i = 0; ran < 60 && i < 1000; i++) {
         tu_conv_shape s = rand_shape();
-        for (int d = 0; d < s.nsp; d++) s.str[d] = 1;
+        if (ran < 30)
+            for (int d = 0; d < s.nsp; d++) s.str[d] = 1;
         s.ykind = s.xkind; /* dy any layout, dx (the form's y) flat */
         s.xkind = TU_LAYOUT_PACKED;
         tu_conv_finish_shape(&s);
@@ -151,7 +156,7 @@ static void test_bwd_data(void)
                       true);
         ran++;
     }
-    TU_CHECK(ran == 40, "bwd data: %d random problems inside the rules", ran);
+    TU_CHECK(ran == 60, "bwd data: %d random problems inside the rules", ran);
     tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 7, 7, 3, 3, 1, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, -0.5, 0.5, 0, true);
@@ -170,6 +175,30 @@ static void test_bwd_data(void)
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
     /* random values, the reference's tolerance */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 64, 64, 9, 9, 3, 3, 1, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, false, 1, 0, 0, true);
+    /* stride 2 (transposed mode) */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 128, 12, 28, 28, 3, 3, 2, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 14, 14, 3, 3, 2, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, -0.5, 0.5, 0, true);
+    s.flip = true;
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s.flip = false;
+    s.krsc = true;
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 2, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 256, 16, 28, 28, 3, 3, 2, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 64, 24, 15, 16, 3, 3, 2, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, -1.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 40, 8, 23, 30, 4, 5, 1, 2, 2);
+    s.str[0] = 3;
+    s.str[1] = 2;
+    s.pe[1] = 0;
+    tu_conv_finish_shape(&s);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 1, 48, 10, 61, 5, 2, 2, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0.5, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 64, 64, 13, 14, 3, 3, 2, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, false, 1, 0, 0, true);
 }
 
@@ -201,10 +230,10 @@ static void test_refusals(void)
     s.dil[2] = 1;
     tu_conv_finish_shape(&s);
     refuse(&s, "3-d");
-    /* backward data: stride 2; padding 3 on a 3 x 3 filter (the form's would be -1); the
-     * forward form's 15 output channels (dx's) */
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 2, 1, 1);
-    tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data stride 2");
+    /* backward data: padding 3 on a 3 x 3 filter at stride 1 (the form's would be -1); 15
+     * dx channels (stride 1 and 2) */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 15, 32, 9, 9, 3, 3, 2, 1, 1);
+    tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data stride 2, 15 dx channels");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 1, 3, 1);
     tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data padding 3");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 15, 32, 9, 9, 3, 3, 1, 1, 1);

@@ -3,7 +3,8 @@
  *  - pdnn_f32_kvec_s1__avx512 and _s2 (pixels 1 and 2 columns apart) at every tile (2
  *    vectors with 1..14 pixels, 4 vectors with 1..7), 0..3 channels and 0..10 taps at
  *    scattered offsets, each tap whole or leaving out its first, its last, both or all
- *    pixels (the tap classes), channel strides with gaps,
+ *    pixels (the tap classes), channel strides with gaps, the scratch's pixels back to
+ *    back or farther apart (as: 2 or 3 vectors more; lanes between them untouched),
  *    start from zero and from the scratch's values: every lane one chain of fused
  *    multiply-adds, so bitwise equal to fmaf in the same order, on random real values;
  *    lanes of the scratch past the tile untouched;
@@ -25,7 +26,8 @@
 
 static float frand(void) { return (float)(rand() % 20001 - 10000) / 1024.0f; }
 
-static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, int first)
+static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, int first,
+                       size_t as)
 {
     const ptrdiff_t cs = 97 + (ptrdiff_t)(rand() % 5);
     ptrdiff_t toff[10], pfo[3] = {0, 5, 60};
@@ -38,16 +40,16 @@ static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, 
         if (cls[j] == 4) cls[j] = PDNN_KVEC_SKIP_TAP;
     }
     const size_t nx = (nc + 1) * (size_t)cs + 80, nw = (nc * ntap + 1) * nv * 16;
-    const size_t na = (np + 1) * nv * 16;
+    const size_t na = (np + 1) * as;
     float *x = malloc(nx * sizeof(float)), *w = malloc(nw * sizeof(float));
     float *acc = malloc(na * sizeof(float)), *want = malloc(na * sizeof(float));
     for (size_t i = 0; i < nx; i++) x[i] = frand();
     for (size_t i = 0; i < nw; i++) w[i] = frand();
-    for (size_t i = 0; i < na; i++) acc[i] = want[i] = i < np * nv * 16 ? frand() : SENT;
+    for (size_t i = 0; i < na; i++) acc[i] = want[i] = i < np * as && i % as < nv * 16 ? frand() : SENT;
     for (size_t i = 0; i < np; i++)
         for (size_t v = 0; v < nv; v++)
             for (size_t l = 0; l < 16; l++) {
-                const size_t a = (i * nv + v) * 16 + l;
+                const size_t a = i * as + v * 16 + l;
                 float s = first ? 0.0f : want[a];
                 for (size_t c = 0; c < nc; c++)
                     for (size_t j = 0; j < ntap; j++) {
@@ -61,11 +63,11 @@ static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, 
                 want[a] = s;
             }
     (xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512)(np, nv, nc, ntap, x, cs, toff,
-                                                                   cls, w, acc, first, pfo, 3);
+                                                                   cls, w, acc, (ptrdiff_t)as, first, pfo, 3);
     size_t bad = 0;
     for (size_t i = 0; i < na; i++) bad += acc[i] != want[i];
-    TU_CHECK(bad == 0, "kvec s%zu np=%zu nv=%zu nc=%zu ntap=%zu first=%d: %zu wrong", xs, np, nv,
-             nc, ntap, first, bad);
+    TU_CHECK(bad == 0, "kvec s%zu np=%zu nv=%zu nc=%zu ntap=%zu first=%d as=%zu: %zu wrong", xs,
+             np, nv, nc, ntap, first, as, bad);
     free(x);
     free(w);
     free(acc);
@@ -115,7 +117,8 @@ int main(void)
                 for (size_t nc = 0; nc <= 3; nc++)
                     for (size_t ntap = 0; ntap <= 10; ntap += (ntap < 3 ? 1 : 7))
                         for (int first = 0; first <= 1; first++)
-                            check_tile(xs, np, nv, nc, ntap, first);
+                            check_tile(xs, np, nv, nc, ntap, first,
+                                       nv * 16 * (first && nc == 2 ? 2 : 1) + (ntap == 1 ? 16 : 0));
         }
     for (size_t np = 0; np <= 35; np += (np < 17 ? 1 : 6))
         for (size_t nk = 0; nk <= 35; nk += (nk < 17 ? 1 : 6)) {

@@ -52,6 +52,7 @@ typedef struct {
     int wino_r; /* 3 or 5: a 2-d r x r stride-1 problem Winograd F(4x4, r x r) serves */
     double oh, ow;                      /* last two output dims */
     double iw;                          /* last input dim */
+    double sw;                          /* last stride */
     double valid;                       /* share of the (output, tap) pairs inside x */
 } sizes;
 
@@ -82,6 +83,7 @@ static void sizes_of(const pdnn_conv_problem *p, sizes *s)
     s->oh = (double)g.out[1];
     s->ow = (double)g.out[2];
     s->iw = (double)g.in[2];
+    s->sw = (double)g.str[2];
     /* per dim, the (output, tap) pairs whose input lies inside x (the others read the
      * padding) */
     s->valid = 1.0;
@@ -249,8 +251,9 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         const double e = fwd ? (s.cg <= 4 ? 0.75 : 0.4) : s.nphase > 1 ? 0.55 : 0.7;
         compute = s.flops / (peak * e * fill(fwd ? s.kg : s.cg, 4) * fill(s.ow, 8));
     } else if (direct && strcmp(im->name, "cpu:direct_kvec") == 0) {
-        /* column stride 1 or 2, output channels along the lanes (backward data, stride 1:
-         * the forward form, dx's channels along them, dy its input): nothing of x packed,
+        /* column stride 1 or 2, output channels along the lanes (backward data: dx's
+         * channels along them, dy the input; at stride 1 the forward form, above it dx's
+         * column phases, a tile's taps about one in sh sw): nothing of x packed,
          * the filter transposed once a call and x copied zero-padded once (both ~20 GB/s
          * a thread, read and written; with one image whose every block of output channels
          * is one item, each item transposes its filter chunks into L1 as it goes: the
@@ -259,7 +262,7 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
          * where the 14-pixel tiles of res3a/res4a_branch2b run 180-190); the products
          * that would read the padding are left out */
         const double kq = bwdd ? s.cg : s.kg, cq = bwdd ? s.kg : s.cg;
-        const double qw = bwdd ? s.iw : s.ow, qpix = bwdd ? s.nin : s.npix;
+        const double qw = bwdd ? cdiv(s.iw, s.sw) : s.ow, qpix = bwdd ? s.nin : s.npix;
         const double qin = bwdd ? s.npix : s.nin;
         const bool seven = (int64_t)qw % 14 != 0 && (int64_t)qw % 7 == 0 && (int64_t)kq % 64 == 0;
         const double lanes = seven ? 64 : 32;
@@ -267,7 +270,12 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         const double wbytes = s.kg * s.cg * s.ks;
         const double copy = (fused ? 4.0 * wbytes / 30.0e6 : 8.0 * wbytes / 20.0e6) +
                             8.0 * s.n * cq * qin / 20.0e6;
-        compute = s.flops * s.valid / (peak * (seven ? 0.72 : 0.78) * fill(kq, lanes)) + copy;
+        /* dx's column phases: a call's taps are few, its scratch loads and stores weigh:
+         * ahead of GEMM on one image (2 threads, AMD Zen 4: ResNet-50's
+         * res3a/res4a/res5a_branch2b 1.17 / 1.44 / 1.55 ms against 1.49 / 1.61 / 1.83),
+         * behind it at minibatch 32 (46 / 47 / 53 ms against 45 / 46 / 44) */
+        const double e = (seven ? 0.72 : 0.78) * (bwdd && s.nphase > 1 && s.n > 1 ? 0.8 : 1.0);
+        compute = s.flops * s.valid / (peak * e * fill(kq, lanes)) + copy;
     } else if (direct && strcmp(im->name, "cpu:direct_bcast") == 0) {
         /* backward filter along 32 output channels a vector pair: dy transposed once
          * per tap chunk, the source rows copied with their padding (1 thread: LeNet's

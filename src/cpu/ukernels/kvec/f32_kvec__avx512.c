@@ -12,11 +12,11 @@
 static inline __attribute__((always_inline)) void
 kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const float *x,
         ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls, const float *w,
-        float *acc, int first, const ptrdiff_t *pfo, size_t npf)
+        float *acc, ptrdiff_t as, int first, const ptrdiff_t *pfo, size_t npf)
 {
     __m512 s[PDNN_KVEC_PX2][4];
     KV_UNROLL for (int i = 0; i < NP; i++) KV_UNROLL for (int v = 0; v < NV; v++)
-        s[i][v] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(acc + (i * NV + v) * 16);
+        s[i][v] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(acc + i * as + v * 16);
     for (size_t c = 0; c < nc; c++, x += cs) {
         for (size_t j = 0; j < npf; j++)
             _mm_prefetch((const char *)(x + PDNN_KVEC_PFD * cs + pfo[j]), _MM_HINT_T0);
@@ -38,10 +38,10 @@ kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const 
         }
     }
     KV_UNROLL for (int i = 0; i < NP; i++) KV_UNROLL for (int v = 0; v < NV; v++)
-        _mm512_storeu_ps(acc + (i * NV + v) * 16, s[i][v]);
+        _mm512_storeu_ps(acc + i * as + v * 16, s[i][v]);
 }
 
-#define KV_ARGS nc, ntap, x, cs, toff, tcls, w, acc, first, pfo, npf
+#define KV_ARGS nc, ntap, x, cs, toff, tcls, w, acc, as, first, pfo, npf
 #define KV_CASE2(S, n) case n: kv_body(S, n, 2, KV_ARGS); return;
 #define KV_CASE4(S, n) case n: kv_body(S, n, 4, KV_ARGS); return;
 /* The tiles of column stride S. */
@@ -64,16 +64,16 @@ kv_body(const int XS, const int NP, const int NV, size_t nc, size_t ntap, const 
 
 void pdnn_f32_kvec_s1__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
                               ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
-                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
-                              size_t npf)
+                              const float *w, float *acc, ptrdiff_t as, int first,
+                              const ptrdiff_t *pfo, size_t npf)
 {
     KV_TILES(1)
 }
 
 void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
                               ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
-                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
-                              size_t npf)
+                              const float *w, float *acc, ptrdiff_t as, int first,
+                              const ptrdiff_t *pfo, size_t npf)
 {
     KV_TILES(2)
 }

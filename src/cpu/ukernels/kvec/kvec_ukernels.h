@@ -28,7 +28,8 @@
 #define PDNN_KVEC_SKIP_TAP 4u   /* every pixel */
 
 /* For pixels i < np, vectors v < nv (nv 2 with np 1..14, or nv 4 with np 1..7) and lanes
- * l, with a = acc[(i nv + v) 16 + l] and S the kernel's column stride (1 or 2):
+ * l, with a = acc[i as + v 16 + l] (as >= 16 nv: pixels as floats apart in the scratch)
+ * and S the kernel's column stride (1 or 2):
  *   a = (first ? 0 : a) + the fused multiply-adds, in this order,
  *       for c < nc, for j < ntap, unless tcls[j] leaves pixel i out:
  *           x[c cs + toff[j] + S i] * w[((c ntap + j) nv + v) 16 + l]
@@ -38,18 +39,18 @@
  * start value. */
 void pdnn_f32_kvec_s1__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
                               ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
-                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
-                              size_t npf);
+                              const float *w, float *acc, ptrdiff_t as, int first,
+                              const ptrdiff_t *pfo, size_t npf);
 void pdnn_f32_kvec_s2__avx512(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
                               ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
-                              const float *w, float *acc, int first, const ptrdiff_t *pfo,
-                              size_t npf);
+                              const float *w, float *acc, ptrdiff_t as, int first,
+                              const ptrdiff_t *pfo, size_t npf);
 
 /* The kernels' type. */
 typedef void (*pdnn_f32_kvec_fn)(size_t np, size_t nv, size_t nc, size_t ntap, const float *x,
                                  ptrdiff_t cs, const ptrdiff_t *toff, const unsigned char *tcls,
-                                 const float *w, float *acc, int first, const ptrdiff_t *pfo,
-                                 size_t npf);
+                                 const float *w, float *acc, ptrdiff_t as, int first,
+                                 const ptrdiff_t *pfo, size_t npf);
 
 /* The scratch tiles into y: for i < np, k < nk,
  *   y[k ldy + i] = alpha * t[i ldt + k]  (+ beta * y[k ldy + i] when beta != 0: a rounded

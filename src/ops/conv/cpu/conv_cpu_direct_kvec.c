@@ -1,7 +1,9 @@
 /* Direct forward convolution with the output channels along the vector lanes
  * ("cpu:direct_kvec": forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT; backward data
- * PDNN_CONVOLUTION_BWD_DATA_ALGO_0 at stride 1 through its forward form, at the end of
- * this file).
+ * PDNN_CONVOLUTION_BWD_DATA_ALGO_0, at stride 1 through its forward form, above it in
+ * transposed mode: dx's channels along the lanes, each dx row's column phases a run of
+ * tiles whose pixels are the stride apart in dx and read consecutive dy columns; see
+ * tm_form and the end of this file).
  *
  * The problems: FLOAT, AVX-512, one group, at least KVEC_K_MIN output channels, 1-d or
  * 2-d, column stride 1 or 2 (any row stride), any dilation and
@@ -80,6 +82,7 @@
  * a chunk at 32 output channels, 8 at 64) */
 #define KVEC_WCHUNK_BYTES 18432
 #define KVEC_YT_BYTES ((int64_t)192 << 10) /* bytes of a scratch slot, about */
+#define KVEC_TM_SCALE 4 /* transposed mode: channels a chunk, at most times the forward's */
 #define KVEC_CHUNK_BYTES ((int64_t)2 << 20) /* bytes of padded planes of a chunk */
 #define KVEC_PACK_C 64    /* input channels a filter packing task */
 #define KVEC_MIN_ITEMS 8  /* items of a chunk wanted (bands are cut to get them) */
@@ -104,11 +107,61 @@ typedef struct {
     int64_t items, slots;        /* items of a full chunk, scratch slots */
     int64_t slot;                /* floats of a slot: rows Q nkl */
     bool fuse;                   /* each chunk of the filter packed where it is used */
+    /* backward data at a stride above 1 (transposed mode, tm): the plane is dy's, with
+     * lpad zero columns before; st, op: the problem's row and column strides and
+     * padding before */
+    bool tm;
+    int64_t st[2], op[2], lpad, rpad;
 } kv_geom;
+
+static int64_t floordiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Transposed mode (backward data, a stride above 1): dx's channels along the lanes, each
+ * dx row's pixels by column phase (the columns j = phi mod stride), a tile's pixels
+ * stride apart in dx and reading consecutive dy columns; f's geometry is that of a
+ * forward problem from dy (K channels, padded by lpad columns before and rpad after, no
+ * rows) to dx (C channels, stride 1), its filter strides swapped. */
+static void tm_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, kv_geom *f)
+{
+    pdnn_conv_geom3 G0;
+    pdnn_conv_widen(p, &G0);
+    *q = *p;
+    q->dir = PDNN_CONV_FWD;
+    q->c = p->k;
+    q->k = p->c;
+    f->st[0] = G0.str[1];
+    f->st[1] = G0.str[2];
+    f->op[0] = G0.pad[1];
+    f->op[1] = G0.pad[2];
+    /* dy columns a tile reads: from floor((pl - (S - 1) dil) / sw) (the first dx column,
+     * the last filter column) to floor((W - 1 + pl) / sw) */
+    const int64_t sw = G0.str[2], pl = G0.pad[2];
+    const int64_t lo = floordiv(pl - (G0.kern[2] - 1) * G0.dil[2], sw);
+    const int64_t hi = floordiv(G0.in[2] - 1 + pl, sw);
+    f->lpad = lo < 0 ? -lo : 0;
+    f->rpad = hi > G0.out[2] - 1 ? hi - (G0.out[2] - 1) : 0;
+    for (int d = 0; d < p->nsp; d++) {
+        const bool col = d == p->nsp - 1;
+        q->in[d] = p->out[d];
+        q->out[d] = p->in[d];
+        q->stride[d] = 1;
+        q->pad_b[d] = col ? f->lpad : 0;
+        q->pad_e[d] = col ? f->rpad : 0;
+    }
+    q->ws[0] = p->ws[1];
+    q->ws[1] = p->ws[0];
+    for (int i = 0; i < 2 + p->nsp; i++) {
+        q->xs[i] = p->ys[i];
+        q->ys[i] = p->xs[i];
+    }
+}
 
 static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
 {
-    pdnn_conv_widen(p, &f->G);
+    f->tm = p->dir == PDNN_CONV_BWD_DATA;
+    pdnn_conv_problem q;
+    if (f->tm) tm_form(p, &q, f);
+    pdnn_conv_widen(f->tm ? &q : p, &f->G);
     const pdnn_conv_geom3 *G = &f->G;
     f->n = p->n;
     f->c = G->cg;
@@ -120,16 +173,26 @@ static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
     f->Q = G->out[2];
     f->xs = G->str[2];
     /* 7-pixel tiles of 64 channels where rows of 7k pixels would leave the 14-pixel
-     * tiles half empty (7 x 7 outputs) */
-    f->nv = f->Q % 14 != 0 && f->Q % 7 == 0 && f->k % 64 == 0 ? 4 : 2;
+     * tiles half empty (7 x 7 outputs; in transposed mode a column phase's pixels) */
+    const int64_t wph = f->tm ? cdiv(f->Q, f->st[1]) : f->Q;
+    f->nv = wph % 14 != 0 && wph % 7 == 0 && f->k % 64 == 0 ? 4 : 2;
     f->px = f->nv == 4 ? PDNN_KVEC_PX4 : PDNN_KVEC_PX2;
     f->nkl = 16 * f->nv;
     f->nkb = cdiv(f->k, f->nkl);
     f->hp = f->P > 0 ? (f->P - 1) * G->str[1] + (f->r - 1) * G->dil[1] + 1 : 1;
     f->wp = f->Q > 0 ? (f->Q - 1) * f->xs + (f->s - 1) * G->dil[2] + 1 : 1;
+    if (f->tm) { /* dy's rows, its columns with the padding (tm_form) */
+        f->hp = G->in[1];
+        f->wp = f->lpad + G->in[2] + f->rpad;
+    }
     f->plane = f->hp * f->wp;
     const int64_t wrow = f->taps * f->nkl * (int64_t)sizeof(float);
-    f->cb = wrow > 0 && KVEC_WCHUNK_BYTES / wrow > 1 ? KVEC_WCHUNK_BYTES / wrow : 1;
+    /* transposed mode: a tile's taps are about one in sh sw (the others left out), so
+     * its calls take sh sw times the channels (at most KVEC_TM_SCALE), the chunk in L2
+     * and what each call reads of it in L1 */
+    int64_t scale = f->tm ? f->st[0] * f->st[1] : 1;
+    if (scale > KVEC_TM_SCALE) scale = KVEC_TM_SCALE;
+    f->cb = wrow > 0 && scale * KVEC_WCHUNK_BYTES / wrow > 1 ? scale * KVEC_WCHUNK_BYTES / wrow : 1;
     const double pimg = (double)f->c * (double)f->plane * sizeof(float);
     f->nbi = pimg > 0 && (double)KVEC_CHUNK_BYTES / pimg >= 2
                  ? (int64_t)((double)KVEC_CHUNK_BYTES / pimg)
@@ -363,6 +426,36 @@ static void tile_classes(const kv_geom *f, int64_t p, int64_t q0, int64_t np, un
     }
 }
 
+/* Transposed mode: the source offsets and classes of the taps for the tile of np dx pixels
+ * from column j0, stride apart, in dx row i. Filter row r reaches dx row i from dy row
+ * (i + pad_top - r dil) / sh where that is whole and inside dy, else the tap is left
+ * out; filter column s from dy column (j0 + pad_left - s dil) / sw + t for pixel t where
+ * whole (for every pixel alike), else left out; the tile's first or last pixel left out
+ * where its dy column lies outside dy (the others there read the plane's zero columns). */
+static void tile_taps_tm(const kv_geom *f, int64_t i, int64_t j0, int64_t np, ptrdiff_t *toff,
+                         unsigned char *cl)
+{
+    const pdnn_conv_geom3 *G = &f->G;
+    const int64_t sh = f->st[0], sw = f->st[1], Hy = G->in[1], Wy = G->in[2];
+    for (int64_t r = 0; r < f->r; r++) {
+        const int64_t nr = i + f->op[0] - r * G->dil[1];
+        const bool row = nr >= 0 && nr % sh == 0 && nr / sh < Hy;
+        for (int64_t q = 0; q < f->s; q++) {
+            const int64_t nq = j0 + f->op[1] - q * G->dil[2];
+            const int64_t c = floordiv(nq, sw);
+            const int64_t j = r * f->s + q;
+            if (!row || nq - c * sw != 0 || c + np - 1 < 0 || c >= Wy) {
+                cl[j] = (unsigned char)PDNN_KVEC_SKIP_TAP;
+                toff[j] = 0;
+                continue;
+            }
+            cl[j] = (unsigned char)((c < 0 ? PDNN_KVEC_SKIP_FIRST : 0u) |
+                                    (c + np - 1 >= Wy ? PDNN_KVEC_SKIP_LAST : 0u));
+            toff[j] = (ptrdiff_t)(nr / sh * f->wp + f->lpad + c);
+        }
+    }
+}
+
 /* What an item needs to pack its filter chunks itself (kv_geom.fuse). */
 typedef struct {
     const pdnn_conv_problem *p;
@@ -373,8 +466,9 @@ typedef struct {
 
 /* A chunk of the filter packed by its item: KVEC_CB channels' worth, or one channel of at
  * most KVEC_TAPS_MAX taps x 64 output channels */
-#define KVEC_WBUF_FLOATS (KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64 ? KVEC_WCHUNK_BYTES / 4 \
-                                                                    : KVEC_TAPS_MAX * 64)
+#define KVEC_WBUF_FLOATS (KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64     \
+                              ? KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4                        \
+                              : KVEC_TAPS_MAX * 64)
 
 /* Prefetches into L2 share [s0, s1) of ns shares of output channel block b's filter in
  * input channels [c0, c1) (KV_PLAIN: its rows, each one run over the channels; KV_TPLAIN:
@@ -418,14 +512,32 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
         const bool pf = pk && pk->order != KV_TAPS && nn > 0;
         for (int64_t p = p0; p < p1; p++) {
             if (pf) prefetch_chunk(f, pk->w, pk->order, b, cn, cn + nn, p - p0, p1 - p0);
-            const float *xr = xi + c0 * f->plane + p * G->str[1] * f->wp;
             float *tr = t + (p - p0) * f->Q * f->nkl;
+            if (f->tm) { /* each column phase's pixels, stride apart in the slot */
+                const int64_t sw = f->st[1];
+                ptrdiff_t toff[KVEC_TAPS_MAX];
+                for (int64_t ph = 0; ph < sw && ph < f->Q; ph++) {
+                    const int64_t nph = cdiv(f->Q - ph, sw);
+                    for (int64_t t0 = 0; t0 < nph; t0 += f->px) {
+                        const int64_t np = nph - t0 < f->px ? nph - t0 : f->px;
+                        const int64_t j0 = ph + sw * t0;
+                        tile_taps_tm(f, p, j0, np, toff, cl);
+                        pdnn_f32_kvec_s1__avx512((size_t)np, (size_t)f->nv, (size_t)nc,
+                                                 (size_t)f->taps, xi + c0 * f->plane,
+                                                 (ptrdiff_t)f->plane, toff, cl, wc,
+                                                 tr + j0 * f->nkl, (ptrdiff_t)(sw * f->nkl),
+                                                 c0 == 0, NULL, 0);
+                    }
+                }
+                continue;
+            }
+            const float *xr = xi + c0 * f->plane + p * G->str[1] * f->wp;
             for (int64_t q0 = 0; q0 < f->Q; q0 += f->px) {
                 const int64_t np = f->Q - q0 < f->px ? f->Q - q0 : f->px;
                 tile_classes(f, p, q0, np, cl);
                 kern((size_t)np, (size_t)f->nv, (size_t)nc, (size_t)f->taps, xr + f->xs * q0,
-                     (ptrdiff_t)f->plane, tp->toff, cl, wc, tr + q0 * f->nkl, c0 == 0, tp->pfo,
-                     tp->npf);
+                     (ptrdiff_t)f->plane, tp->toff, cl, wc, tr + q0 * f->nkl,
+                     (ptrdiff_t)f->nkl, c0 == 0, tp->pfo, tp->npf);
             }
         }
     }
@@ -507,7 +619,7 @@ const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec = {
     PDNN_IMPL_DETERMINISTIC, fwd_supports, kv_workspace, fwd_exec,
 };
 
-/* ---- backward data at stride 1: the forward form
+/* ---- backward data: at stride 1 the forward form; above it transposed mode (tm_form)
  *
  * dx is the forward convolution of dy with the filter's K and C swapped and its taps
  * rotated by 180 degrees (flip toggled), padded by (kern - 1) dil - pad on each side
@@ -549,18 +661,27 @@ static bool bwdd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, const ch
     return true;
 }
 
+/* Every stride 1: the forward form; else transposed mode (kv_geom.tm, geom_of). */
+static bool unit_stride(const pdnn_conv_problem *p)
+{
+    for (int d = 0; d < p->nsp; d++)
+        if (p->stride[d] != 1) return false;
+    return true;
+}
+
 static bool bwdd_supports(const void *prob, const char **why)
 {
     const pdnn_conv_problem *p = prob;
     pdnn_conv_problem q;
-    return pdnn_conv_gemm_supports(p, PDNN_CONV_BWD_DATA, why) && bwdd_form(p, &q, why) &&
-           kv_supports(&q, why);
+    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_BWD_DATA, why)) return false;
+    return unit_stride(p) ? bwdd_form(p, &q, why) && kv_supports(&q, why) : kv_supports(p, why);
 }
 
 static size_t bwdd_workspace(const void *prob)
 {
     pdnn_conv_problem q;
     const char *why;
+    if (!unit_stride(prob)) return kv_workspace(prob);
     return bwdd_form(prob, &q, &why) ? kv_workspace(&q) : 0;
 }
 
@@ -568,6 +689,7 @@ static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx
 {
     pdnn_conv_problem q;
     const char *why;
+    if (!unit_stride(prob)) return fwd_exec(prob, args, ctx); /* transposed mode */
     if (!bwdd_form(prob, &q, &why)) return PDNN_STATUS_INTERNAL_ERROR; /* supports() ran */
     return fwd_exec(&q, args, ctx); /* src dy, wei w, dst dx: the form's x, w, y */
 }
