@@ -63,7 +63,8 @@ static void run(const kern *K, int m, int n, int as, float alpha, float beta)
 static void compare(int m, int n, float alpha, float beta, bool zeros)
 {
     float *a = malloc((size_t)m * sizeof(float)), *b = malloc((size_t)n * sizeof(float));
-    float *c1 = malloc((size_t)(m * n) * sizeof(float)), *c2 = malloc((size_t)(m * n) * sizeof(float));
+    float *c1 = malloc((size_t)(m * n) * sizeof(float));
+    float *c2 = malloc((size_t)(m * n) * sizeof(float));
     for (int i = 0; i < m; i++) a[i] = zeros ? -1.0f - (float)i : (float)tu_uniform(-1, 1);
     for (int j = 0; j < n; j++) b[j] = zeros && j % 2 ? 0.0f : (float)tu_uniform(-1, 1);
     for (int i = 0; i < m * n; i++) c1[i] = c2[i] = (float)tu_uniform(-1, 1);

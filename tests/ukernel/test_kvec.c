@@ -45,7 +45,8 @@ static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, 
     float *acc = malloc(na * sizeof(float)), *want = malloc(na * sizeof(float));
     for (size_t i = 0; i < nx; i++) x[i] = frand();
     for (size_t i = 0; i < nw; i++) w[i] = frand();
-    for (size_t i = 0; i < na; i++) acc[i] = want[i] = i < np * as && i % as < nv * 16 ? frand() : SENT;
+    for (size_t i = 0; i < na; i++)
+        acc[i] = want[i] = i < np * as && i % as < nv * 16 ? frand() : SENT;
     for (size_t i = 0; i < np; i++)
         for (size_t v = 0; v < nv; v++)
             for (size_t l = 0; l < 16; l++) {
@@ -62,8 +63,8 @@ static void check_tile(size_t xs, size_t np, size_t nv, size_t nc, size_t ntap, 
                     }
                 want[a] = s;
             }
-    (xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512)(np, nv, nc, ntap, x, cs, toff,
-                                                                   cls, w, acc, (ptrdiff_t)as, first, pfo, 3);
+    const pdnn_f32_kvec_fn kern = xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
+    kern(np, nv, nc, ntap, x, cs, toff, cls, w, acc, (ptrdiff_t)as, first, pfo, 3);
     size_t bad = 0;
     for (size_t i = 0; i < na; i++) bad += acc[i] != want[i];
     TU_CHECK(bad == 0, "kvec s%zu np=%zu nv=%zu nc=%zu ntap=%zu first=%d as=%zu: %zu wrong", xs,

@@ -14,12 +14,14 @@ PDNN_F32_OUTER_UKERNEL(pdnn_f32_outer_ukernel__avx512)
         size_t j = 0;
         for (; j + 64 <= n; j += 64)
             for (int v = 0; v < 4; v++) {
-                __m512 r = _mm512_mul_ps(va, _mm512_fmadd_ps(ai, _mm512_loadu_ps(b + j + 16 * v), z));
+                const __m512 bv = _mm512_loadu_ps(b + j + 16 * v);
+                __m512 r = _mm512_mul_ps(va, _mm512_fmadd_ps(ai, bv, z));
                 if (rd) r = _mm512_add_ps(r, _mm512_mul_ps(vb, _mm512_loadu_ps(ci + j + 16 * v)));
                 _mm512_storeu_ps(ci + j + 16 * v, r);
             }
         for (; j < n; j += 16) {
-            const __mmask16 mk = n - j >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - j)) - 1u);
+            const __mmask16 mk =
+                n - j >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - j)) - 1u);
             __m512 r = _mm512_mul_ps(va, _mm512_fmadd_ps(ai, _mm512_maskz_loadu_ps(mk, b + j), z));
             if (rd) r = _mm512_add_ps(r, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(mk, ci + j)));
             _mm512_mask_storeu_ps(ci + j, mk, r);

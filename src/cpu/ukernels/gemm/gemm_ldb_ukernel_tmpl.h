@@ -5,9 +5,9 @@
  * also the copying form; UK_FN_NT and UK_FN_COPY_NT, with VSTREAM: both forms again with
  * non-temporal stores). Contract in gemm_ldb_ukernels.h. The body is
  * instantiated per count of B vectors (1 .. UK_NV, the last one masked or not) so that a
- * narrow tile runs only the multiply-adds of its columns, and for one row of A apart
- * (a matrix-vector product: a fully connected layer's backward data at batch 1, where
- * the full tile's rows past the first, computed for nothing, made it UK_MR times
+ * narrow tile runs only the multiply-adds of its columns, and once more for a single row
+ * of A (a matrix-vector product: a fully connected layer's backward data at batch 1,
+ * where the full tile's rows past the first, computed for nothing, made it UK_MR times
  * slower); the accumulators stay in registers. */
 
 #include <stdint.h>

@@ -420,7 +420,8 @@ static void tile_classes(const kv_geom *f, int64_t p, int64_t q0, int64_t np, un
             if (row_out || iw1 < 0 || iw0 >= G->in[2])
                 c = PDNN_KVEC_SKIP_TAP;
             else
-                c = (iw0 < 0 ? PDNN_KVEC_SKIP_FIRST : 0u) | (iw1 >= G->in[2] ? PDNN_KVEC_SKIP_LAST : 0u);
+                c = (iw0 < 0 ? PDNN_KVEC_SKIP_FIRST : 0u) |
+                    (iw1 >= G->in[2] ? PDNN_KVEC_SKIP_LAST : 0u);
             cl[r * f->s + q] = (unsigned char)c;
         }
     }
@@ -464,13 +465,14 @@ typedef struct {
     pdnn_f32_transpose_fn tr;
 } kv_pack;
 
-/* A chunk of the filter packed by its item: KVEC_CB channels' worth, or one channel of at
- * most KVEC_TAPS_MAX taps x 64 output channels */
+/* A chunk of the filter packed by its item: cb channels (KVEC_WCHUNK_BYTES' worth, in
+ * transposed mode up to KVEC_TM_SCALE times that), or one channel of at most
+ * KVEC_TAPS_MAX taps x 64 output channels */
 #define KVEC_WBUF_FLOATS (KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64     \
                               ? KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4                        \
                               : KVEC_TAPS_MAX * 64)
 
-/* Prefetches into L2 share [s0, s1) of ns shares of output channel block b's filter in
+/* Prefetches into L2 share s0 of ns equal shares of output channel block b's filter in
  * input channels [c0, c1) (KV_PLAIN: its rows, each one run over the channels; KV_TPLAIN:
  * its channels, each one run over the rows), for the chunk an item packs next while it
  * runs the current one. */
