@@ -62,7 +62,6 @@
  * items pack it), the padded planes of a chunk of images (KVEC_CHUNK_BYTES, or one
  * image) and the scratch slots (min(items of a chunk, KVEC_SLOTS_MAX) x band rows x Q x
  * 16 nv floats, a slot at most ~KVEC_YT_BYTES unless one output row is larger). */
-#include <immintrin.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -472,26 +471,6 @@ typedef struct {
                               ? KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4                        \
                               : KVEC_TAPS_MAX * 64)
 
-/* Prefetches into L2 share s0 of ns equal shares of output channel block b's filter in
- * input channels [c0, c1) (KV_PLAIN: its rows, each one run over the channels; KV_TPLAIN:
- * its channels, each one run over the rows), for the chunk an item packs next while it
- * runs the current one. */
-static void prefetch_chunk(const kv_geom *f, const float *w, int order, int64_t b, int64_t c0,
-                           int64_t c1, int64_t s0, int64_t ns)
-{
-    const int64_t ws0 = f->G.ws[0], ws1 = f->G.ws[1];
-    const int64_t nk = f->k - b * f->nkl < f->nkl ? f->k - b * f->nkl : f->nkl;
-    const bool rows = order == KV_PLAIN;
-    const int64_t nu = rows ? nk : c1 - c0; /* runs */
-    for (int64_t u = s0 * nu / ns; u < (s0 + 1) * nu / ns; u++) {
-        const float *r = rows ? w + (b * f->nkl + u) * ws0 + c0 * f->taps
-                              : w + (c0 + u) * ws1 + b * f->nkl * ws0;
-        const char *e = (const char *)(r + (rows ? (c1 - c0) * f->taps : nk * ws0));
-        for (const char *q = (const char *)((uintptr_t)r & ~(uintptr_t)63); q < e; q += 64)
-            _mm_prefetch(q, _MM_HINT_T1);
-    }
-}
-
 /* One item: image ni of the chunk (its padded planes at xi), output channel block b,
  * output rows [p0, p1); the filter packed at wt, or (pk) packed here chunk by chunk; the
  * sums in the slot t, then into y's planes at yb. */
@@ -509,11 +488,7 @@ static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
         const float *wc = wk ? wk + c0 * f->taps * f->nkl : wbuf;
         if (pk) pack_filter(pk->p, f, pk->w, pk->order, pk->tr, b, c0, c0 + nc, wbuf);
-        /* the next chunk's filter lines, a share of the rows before each output row */
-        const int64_t cn = c0 + nc, nn = f->c - cn < f->cb ? f->c - cn : f->cb;
-        const bool pf = pk && pk->order != KV_TAPS && nn > 0;
         for (int64_t p = p0; p < p1; p++) {
-            if (pf) prefetch_chunk(f, pk->w, pk->order, b, cn, cn + nn, p - p0, p1 - p0);
             float *tr = t + (p - p0) * f->Q * f->nkl;
             if (f->tm) { /* each column phase's pixels, stride apart in the slot */
                 const int64_t sw = f->st[1];
