@@ -125,6 +125,19 @@ static void test_random(void)
     tu_conv_check(im, &s, PDNN_CONV_FWD, false, 1, 0, 0, true);
 }
 
+/* Backward data on s with the filter read each way: KCRS (alpha 1, then alpha -0.5 and
+ * beta 0.5), flipped (convolution), KRSC. */
+static void bwd_orders(tu_conv_shape s)
+{
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, -0.5, 0.5, 0, true);
+    s.flip = true;
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s.flip = false;
+    s.krsc = true;
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 2, 0, 0, true);
+}
+
 /* Backward data: at stride 1 through the forward form, above it in transposed mode (dx's
  * column phases). Random problems of rand_shape at stride 1 whose padding the form
  * allows, and at rand_shape's strides (1-3 along the rows, 1-2 along the columns; dy in
@@ -157,15 +170,8 @@ static void test_bwd_data(void)
         ran++;
     }
     TU_CHECK(ran == 60, "bwd data: %d random problems inside the rules", ran);
-    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 7, 7, 3, 3, 1, 1, 1);
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, -0.5, 0.5, 0, true);
-    s.flip = true;
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
-    s.flip = false;
-    s.krsc = true;
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 2, 0, 0, true);
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 256, 24, 7, 7, 3, 3, 1, 1, 1);
+    bwd_orders(tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 7, 7, 3, 3, 1, 1, 1));
+    tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 256, 24, 7, 7, 3, 3, 1, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0.5, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 40, 17, 14, 14, 3, 3, 1, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
@@ -179,13 +185,7 @@ static void test_bwd_data(void)
     /* stride 2 (transposed mode) */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 128, 12, 28, 28, 3, 3, 2, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 14, 14, 3, 3, 2, 1, 1);
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, -0.5, 0.5, 0, true);
-    s.flip = true;
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
-    s.flip = false;
-    s.krsc = true;
-    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 2, 0, 0, true);
+    bwd_orders(tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 512, 20, 14, 14, 3, 3, 2, 1, 1));
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 256, 16, 28, 28, 3, 3, 2, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 2, 1, 64, 24, 15, 16, 3, 3, 2, 1, 1);
