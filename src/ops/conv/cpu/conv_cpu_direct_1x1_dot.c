@@ -106,24 +106,36 @@ static void part_start(const pdnn_conv_gemm_geom *g, int64_t pt, int64_t parts, 
     *q = f % g->npix / PDNN_DOTR_LANES * PDNN_DOTR_LANES;
 }
 
-/* Tile u's sums (MR x NR, rows NR apart), the parts' added in part order, written to
- * dW: alpha * s + beta * dW (dW unread when beta == 0). */
-static void sums_put(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g, int64_t u,
-                     const float *sums, int64_t parts, int64_t tiles, float *dw, float alpha,
+/* Tile u: its group, first output and input channel, rows and columns. */
+typedef struct {
+    int64_t grp, k0, c0, mm, nn;
+} dot_tile;
+
+static dot_tile tile_at(const pdnn_conv_gemm_geom *g, int64_t u)
+{
+    const int64_t kg = g->geo.kg, cg = g->geo.cg, mt = cdiv(kg, MR), ct = cdiv(cg, NR);
+    dot_tile t;
+    t.grp = u / (mt * ct);
+    t.k0 = (u / ct) % mt * MR;
+    t.c0 = u % ct * NR;
+    t.mm = min64(MR, kg - t.k0);
+    t.nn = min64(NR, cg - t.c0);
+    return t;
+}
+
+/* Tile u's sums (MR x NR, rows NR apart; nparts of them, pstride floats apart, added in
+ * part order) written to dW: alpha * s + beta * dW (dW unread when beta == 0). */
+static void tile_put(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g, int64_t u,
+                     const float *s0, int64_t nparts, int64_t pstride, float *dw, float alpha,
                      float beta)
 {
-    const pdnn_conv_geom3 *G = &g->geo;
-    const int64_t kg = G->kg, cg = G->cg, ws0 = p->ws[0], ws1 = p->ws[1];
-    const int64_t mt = cdiv(kg, MR), ct = cdiv(cg, NR);
-    const int64_t grp = u / (mt * ct), ti = (u / ct) % mt, tj = u % ct;
-    const int64_t k0 = ti * MR, c0 = tj * NR;
-    const int64_t mm = min64(MR, kg - k0), nn = min64(NR, cg - c0);
-    for (int64_t i = 0; i < mm; i++)
-        for (int64_t j = 0; j < nn; j++) {
-            float s = sums[u * MR * NR + i * NR + j];
-            for (int64_t pt = 1; pt < parts; pt++)
-                s += sums[(pt * tiles + u) * MR * NR + i * NR + j];
-            float *e = dw + (grp * kg + k0 + i) * ws0 + (c0 + j) * ws1;
+    const dot_tile t = tile_at(g, u);
+    const int64_t kg = g->geo.kg, ws0 = p->ws[0], ws1 = p->ws[1];
+    for (int64_t i = 0; i < t.mm; i++)
+        for (int64_t j = 0; j < t.nn; j++) {
+            float s = s0[i * NR + j];
+            for (int64_t pt = 1; pt < nparts; pt++) s += s0[pt * pstride + i * NR + j];
+            float *e = dw + (t.grp * kg + t.k0 + i) * ws0 + (t.c0 + j) * ws1;
             float v = alpha * s;
             if (beta != 0) {
                 const float w = beta * *e;
@@ -137,30 +149,13 @@ static void sums_put(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g, i
 static void dot_put(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g, int64_t u,
                     float *lanes, float *dw, float alpha, float beta)
 {
-    const pdnn_conv_geom3 *G = &g->geo;
-    const int64_t kg = G->kg, cg = G->cg, ws0 = p->ws[0], ws1 = p->ws[1];
-    const int64_t mt = cdiv(kg, MR), ct = cdiv(cg, NR);
-    const int64_t grp = u / (mt * ct), ti = (u / ct) % mt, tj = u % ct;
-    const int64_t k0 = ti * MR, c0 = tj * NR;
-    const int64_t mm = min64(MR, kg - k0), nn = min64(NR, cg - c0);
+    const dot_tile t = tile_at(g, u);
     float tile[MR * NR];
-    float *c = ws1 == 1 ? dw + (grp * kg + k0) * ws0 + c0 : tile;
     /* no step (kc 0): a and b are not read */
     static const float none[1] = {0.0f};
-    pdnn_f32_dotr_ukernel_6x4__avx512((size_t)mm, (size_t)nn, 1, 0, none, 0, 0, none, 0, 0,
-                                      lanes, PDNN_DOTR_LOAD, c, ws1 == 1 ? ws0 : NR,
-                                      ws1 == 1 ? alpha : 1.0f, ws1 == 1 ? beta : 0.0f);
-    if (ws1 != 1)
-        for (int64_t i = 0; i < mm; i++)
-            for (int64_t j = 0; j < nn; j++) {
-                float *e = dw + (grp * kg + k0 + i) * ws0 + (c0 + j) * ws1;
-                float v = alpha * tile[i * NR + j];
-                if (beta != 0) {
-                    const float w = beta * *e;
-                    v = v + w;
-                }
-                *e = v;
-            }
+    pdnn_f32_dotr_ukernel_6x4__avx512((size_t)t.mm, (size_t)t.nn, 1, 0, none, 0, 0, none, 0, 0,
+                                      lanes, PDNN_DOTR_LOAD, tile, NR, 1.0f, 0.0f);
+    tile_put(p, g, u, tile, 1, 0, dw, alpha, beta);
 }
 
 void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,
@@ -212,9 +207,8 @@ void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
             const int mode =
                 one ? 0 : (first ? 0 : PDNN_DOTR_LOAD) | (last ? 0 : PDNN_DOTR_STORE);
             for (int64_t u = t0; u < t1; u++) {
-                const int64_t grp = u / (mt * ct), ti = (u / ct) % mt, tj = u % ct;
-                const int64_t k0 = ti * MR, c0 = tj * NR;
-                const int64_t mm = min64(MR, kg - k0), nn = min64(NR, cg - c0);
+                const dot_tile tt = tile_at(g, u);
+                const int64_t grp = tt.grp, k0 = tt.k0, c0 = tt.c0, mm = tt.mm, nn = tt.nn;
                 /* one pass into a dW with strided columns: the lanes, then dot_put */
                 float lanes[SLOT];
                 const bool put = one && p->ws[1] != 1;
@@ -239,5 +233,7 @@ void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     if (one) return;
     /* each tile's parts' sums added in part order into dW */
     const int ntp = tiles >= 2 * nt ? nt : 1;
-    PDNN_PAR_FOR(ntp, u, tiles, { sums_put(p, g, u, sums, parts, tiles, dw, alpha, beta); });
+    PDNN_PAR_FOR(ntp, u, tiles, {
+        tile_put(p, g, u, sums + u * MR * NR, parts, tiles * MR * NR, dw, alpha, beta);
+    });
 }
