@@ -138,10 +138,10 @@ static void bwd_orders(tu_conv_shape s)
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 2, 0, 0, true);
 }
 
-/* Backward data: at stride 1 through the forward form, above it in transposed mode (dx's
- * column phases). Random problems of rand_shape at stride 1 whose padding the form
- * allows, and at rand_shape's strides (1-3 along the rows, 1-2 along the columns; dy in
- * any of its layouts, dx packed), then fixed ones at stride 1:
+/* Backward data: at stride 1 through the forward form, otherwise in transposed mode (dx's
+ * column phases). Random problems of rand_shape at stride 1 (padding beyond the filter's
+ * reach: transposed mode) and at rand_shape's strides (1-3 along the rows, 1-2 along the
+ * columns; dy in any of its layouts, dx packed), then fixed ones at stride 1:
  * ResNet-50's res5b_branch2b reduced on one image (filter chunks packed by the items, a
  * KCRS filter by one transpose an input channel, its taps reversed), the same in
  * convolution mode (taps in order), with a KRSC filter (tap by tap), on 2 images (the
@@ -149,7 +149,8 @@ static void bwd_orders(tu_conv_shape s)
  * second block partial), a 5 x 5 filter with padding 1 before and 3 after (the form's 3
  * and 1), dilation 2; and at stride 2: ResNet-50's res3a/res4a/res5a_branch2b reduced on
  * one image (14- and 7-pixel phase tiles, items packing the filter) and on 2 (one
- * packing pass), flipped, KRSC, stride 3 by 2 with dilation 2, 1-d. */
+ * packing pass), flipped, KRSC, stride 3 by 2 with dilation 2, 1-d; column stride 3;
+ * stride 1 with padding beyond the filter's reach (transposed mode). */
 static void test_bwd_data(void)
 {
     static const double al[] = {1, 2, -0.5}, be[] = {0, 0.5, 0, -1.5};
@@ -198,6 +199,12 @@ static void test_bwd_data(void)
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
     s = tu_conv_shape1d(PDNN_DATA_FLOAT, 2, 1, 48, 10, 61, 5, 2, 2, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0.5, 0, true);
+    /* column stride 3 (three column phases), and stride 1 with padding 3 on a 3 x 3
+     * filter (no forward form: its padding would be -1; transposed mode at stride 1) */
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 32, 12, 11, 40, 3, 4, 3, 1, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
+    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 1, 3, 1);
+    tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, true, 1, 0, 0, true);
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 64, 64, 13, 14, 3, 3, 2, 1, 1);
     tu_conv_check(imb, &s, PDNN_CONV_BWD_DATA, false, 1, 0, 0, true);
 }
@@ -230,12 +237,9 @@ static void test_refusals(void)
     s.dil[2] = 1;
     tu_conv_finish_shape(&s);
     refuse(&s, "3-d");
-    /* backward data: padding 3 on a 3 x 3 filter at stride 1 (the form's would be -1); 15
-     * dx channels (stride 1 and 2) */
+    /* backward data: 15 dx channels (stride 1 and 2) */
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 15, 32, 9, 9, 3, 3, 2, 1, 1);
     tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data stride 2, 15 dx channels");
-    s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 16, 32, 9, 9, 3, 3, 1, 3, 1);
-    tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data padding 3");
     s = tu_conv_shape2d(PDNN_DATA_FLOAT, 1, 1, 15, 32, 9, 9, 3, 3, 1, 1, 1);
     tu_conv_check_refused(imb, &s, PDNN_CONV_BWD_DATA, "bwd data 15 dx channels");
 }

@@ -51,7 +51,7 @@ typedef struct {
     bool unit_stride, one_by_one;
     int wino_r; /* 3 or 5: a 2-d r x r stride-1 problem Winograd F(4x4, r x r) serves */
     double oh, ow;                      /* last two output dims */
-    double iw;                          /* last input dim */
+    double ih, iw;                      /* last two input dims */
     double sw;                          /* last stride */
     double valid;                       /* share of the (output, tap) pairs inside x */
 } sizes;
@@ -82,18 +82,22 @@ static void sizes_of(const pdnn_conv_problem *p, sizes *s)
                     : 0;
     s->oh = (double)g.out[1];
     s->ow = (double)g.out[2];
+    s->ih = (double)g.in[1];
     s->iw = (double)g.in[2];
     s->sw = (double)g.str[2];
     /* per dim, the (output, tap) pairs whose input lies inside x (the others read the
      * padding) */
     s->valid = 1.0;
     for (int d = 0; d < 3; d++) {
+        /* tap k: the outputs o with 0 <= o str - pad + k dil < in */
         int64_t in = 0;
-        for (int64_t o = 0; o < g.out[d]; o++)
-            for (int64_t k = 0; k < g.kern[d]; k++) {
-                const int64_t i = o * g.str[d] - g.pad[d] + k * g.dil[d];
-                in += i >= 0 && i < g.in[d];
-            }
+        for (int64_t k = 0; k < g.kern[d]; k++) {
+            const int64_t a = g.pad[d] - k * g.dil[d], st = g.str[d];
+            int64_t lo = a > 0 ? (a + st - 1) / st : 0;
+            int64_t hi = g.in[d] - 1 + a >= 0 ? (g.in[d] - 1 + a) / st + 1 : 0;
+            if (hi > g.out[d]) hi = g.out[d];
+            if (hi > lo) in += hi - lo;
+        }
         if (g.out[d] > 0 && g.kern[d] > 0) s->valid *= (double)in / (double)(g.out[d] * g.kern[d]);
     }
 }
@@ -266,7 +270,8 @@ double pdnn_conv_cost_ms(const pdnn_impl *im, const pdnn_conv_problem *p, int nt
         const double qin = bwdd ? s.npix : s.nin;
         const bool seven = (int64_t)qw % 14 != 0 && (int64_t)qw % 7 == 0 && (int64_t)kq % 64 == 0;
         const double lanes = seven ? 64 : 32;
-        const bool fused = s.n == 1 && cdiv(kq, lanes) >= 8 && qpix * lanes * 4 <= 192 * 1024;
+        const bool fused = s.n == 1 && (cdiv(kq, lanes) >= 8 || (bwdd ? s.ih : s.oh) == 1) &&
+                           qpix * lanes * 4 <= 192 * 1024;
         const double wbytes = s.kg * s.cg * s.ks;
         const double copy = (fused ? 4.0 * wbytes / 30.0e6 : 8.0 * wbytes / 20.0e6) +
                             8.0 * s.n * cq * qin / 20.0e6;

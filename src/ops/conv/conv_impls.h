@@ -75,7 +75,7 @@ static const pdnn_impl *const pdnn_conv_bwd_data_impls[] = {
     &pdnn_conv_bwd_data_cpu_direct_dw,
     &pdnn_conv_bwd_data_cpu_direct_1x1,
     &pdnn_conv_bwd_data_cpu_direct_phase,
-    &pdnn_conv_bwd_data_cpu_direct_kvec, /* AVX-512, stride 1 (direct_phase: AVX2) */
+    &pdnn_conv_bwd_data_cpu_direct_kvec, /* AVX-512 (direct_phase: AVX2 exactly) */
     &pdnn_conv_bwd_data_ref_direct,
     NULL,
 };

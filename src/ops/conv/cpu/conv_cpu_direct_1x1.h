@@ -95,7 +95,8 @@ void pdnn_conv_1x1_gemv_bwdd_run(const pdnn_conv_problem *p, const pdnn_conv_gem
 /* Backward filter by dot products along the pixels (conv_cpu_direct_1x1_dot.c): FLOAT on
  * AVX-512, x and dy pixels contiguous within an image, at least 512 pixels, a small
  * filter with few channels on one side. Workspace: the 16 lane sums of every filter
- * element for each of the sum's two parts (pdnn_conv_1x1_dot_workspace bytes). */
+ * element and its sum for each of the sum's two parts (pdnn_conv_1x1_dot_workspace
+ * bytes). */
 bool pdnn_conv_1x1_dot_applies(const pdnn_conv_gemm_geom *g);
 size_t pdnn_conv_1x1_dot_workspace(const pdnn_conv_gemm_geom *g);
 void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom *g,

@@ -1,9 +1,10 @@
 /* Direct forward convolution with the output channels along the vector lanes
  * ("cpu:direct_kvec": forward PDNN_CONVOLUTION_FWD_ALGO_DIRECT; backward data
- * PDNN_CONVOLUTION_BWD_DATA_ALGO_0, at stride 1 through its forward form, above it in
- * transposed mode: dx's channels along the lanes, each dx row's column phases a run of
- * tiles whose pixels are the stride apart in dx and read consecutive dy columns; see
- * tm_form and the end of this file).
+ * PDNN_CONVOLUTION_BWD_DATA_ALGO_0, at stride 1 through its forward form, otherwise (a
+ * stride above 1, or padding beyond the filter's reach) in transposed mode: dx's channels
+ * along the lanes, each dx row's column phases a run of tiles whose pixels are the stride
+ * apart in dx and read consecutive dy columns, any strides; see tm_form and the end of
+ * this file).
  *
  * The problems: FLOAT, AVX-512, one group, at least KVEC_K_MIN output channels, 1-d or
  * 2-d, column stride 1 or 2 (any row stride), any dilation and
@@ -34,11 +35,13 @@
  * SC18). The filter is packed once a call, transposed into blocks of 16 nv output
  * channels: wt[((b C + c) taps + j) 16 nv + l] = w of output channel 16 nv b + l, input
  * channel c, tap j (0 past K); with one image in one band a block (every block of the
- * filter used by one item) each item packs its chunks itself, into L1, as it goes (no
- * pass writing the whole filter and reading it back: 9.4 MiB on res5b_branch2b).
+ * filter used by one item) each item packs its chunks itself as it goes, into a buffer
+ * of the workspace that stays in L1 (in transposed mode, up to KVEC_TM_SCALE times
+ * larger, in L2) (no pass writing the whole filter and reading it back: 9.4 MiB on
+ * res5b_branch2b).
  *
  * Items: (image, block of 16 nv output channels, band of output rows). An item sums
- * over the input channels in chunks of KVEC_CB (its filter chunk, ~18 KiB, stays in L1
+ * over the input channels in chunks of cb (its filter chunk, ~18 KiB, stays in L1
  * while the band's tiles run through it), the running sums of the band's pixels in a
  * pixel-major scratch slot, which at the end is transposed into y's planes with alpha
  * and beta (kvec_store; by non-temporal stores where y is larger than
@@ -115,9 +118,10 @@ typedef struct {
 
 static int64_t floordiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Transposed mode (backward data, a stride above 1): dx's channels along the lanes, each
- * dx row's pixels by column phase (the columns j = phi mod stride), a tile's pixels
- * stride apart in dx and reading consecutive dy columns; f's geometry is that of a
+/* Transposed mode (backward data without a forward form: a stride above 1, or padding
+ * beyond the filter's reach): dx's channels along the lanes, each dx row's pixels by
+ * column phase (the columns j = phi mod stride), a tile's pixels stride apart in dx and
+ * reading consecutive dy columns; f's geometry is that of a
  * forward problem from dy (K channels, padded by lpad columns before and rpad after, no
  * rows) to dx (C channels, stride 1), its filter strides swapped. */
 static void tm_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, kv_geom *f)
@@ -155,6 +159,7 @@ static void tm_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, kv_geom *f
     }
 }
 
+/* p: a forward problem, or a backward-data one (transposed mode). */
 static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
 {
     f->tm = p->dir == PDNN_CONV_BWD_DATA;
@@ -213,7 +218,7 @@ static void geom_of(const pdnn_conv_problem *p, kv_geom *f)
     if (f->slots < 1) f->slots = 1;
     f->slot = f->rows * f->Q * f->nkl;
     /* one image in one band: each block of the filter serves one item, which packs it
-     * chunk by chunk into a buffer in L1 just before its products (no pass writing the
+     * chunk by chunk into its buffer just before its products (no pass writing the
      * whole packed filter to memory and reading it back: ResNet-50's 7 x 7 layers at
      * minibatch 1, a 9.4 MiB filter) */
     f->fuse = f->n * f->bands == 1;
@@ -266,17 +271,21 @@ static bool fwd_supports(const void *prob, const char **why)
 }
 
 typedef struct {
-    float *wt;  /* the packed filter */
+    float *wt;  /* the packed filter; fused: one chunk buffer a slot (wbuf_floats apart) */
     float *pad; /* padded planes of a chunk of images */
     float *yt;  /* scratch slots */
 } kv_ws;
+
+/* Floats of an item's chunk buffer (fused): cb channels x taps x 16 nv, whole lines. */
+static int64_t wbuf_floats(const kv_geom *f) { return cdiv(f->cb * f->taps * f->nkl, 16) * 16; }
 
 /* The workspace's parts, each from a 64-byte boundary; NULL ws: sizes only. Returns the
  * bytes. */
 static int64_t ws_layout(const kv_geom *f, void *ws, kv_ws *l)
 {
     const int64_t fb = (int64_t)sizeof(float);
-    const int64_t o1 = f->fuse ? 0 : cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
+    const int64_t o1 = f->fuse ? f->slots * wbuf_floats(f) * fb
+                               : cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
     const int64_t o2 = o1 + cdiv(f->nbi * f->c * f->plane * fb, 64) * 64;
     const int64_t end = o2 + f->slots * f->slot * fb;
     if (ws) {
@@ -464,25 +473,17 @@ typedef struct {
     pdnn_f32_transpose_fn tr;
 } kv_pack;
 
-/* A chunk of the filter packed by its item: cb channels (KVEC_WCHUNK_BYTES' worth, in
- * transposed mode up to KVEC_TM_SCALE times that), or one channel of at most
- * KVEC_TAPS_MAX taps x 64 output channels */
-#define KVEC_WBUF_FLOATS (KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64     \
-                              ? KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4                        \
-                              : KVEC_TAPS_MAX * 64)
-
 /* One item: image ni of the chunk (its padded planes at xi), output channel block b,
- * output rows [p0, p1); the filter packed at wt, or (pk) packed here chunk by chunk; the
- * sums in the slot t, then into y's planes at yb. */
+ * output rows [p0, p1); the filter packed at wt, or (pk) packed here chunk by chunk into
+ * wbuf (wbuf_floats); the sums in the slot t, then into y's planes at yb. */
 static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const float *wt,
-                     const kv_pack *pk, int64_t b, int64_t p0, int64_t p1, float *t, float *yb,
-                     float alpha, float beta, int stream)
+                     const kv_pack *pk, float *wbuf, int64_t b, int64_t p0, int64_t p1, float *t,
+                     float *yb, float alpha, float beta, int stream)
 {
     const pdnn_conv_geom3 *G = &f->G;
     const float *wk = wt ? wt + b * f->c * f->taps * f->nkl : NULL;
     const pdnn_f32_kvec_fn kern =
         f->xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
-    _Alignas(64) float wbuf[KVEC_WBUF_FLOATS];
     unsigned char cl[KVEC_TAPS_MAX];
     for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
@@ -560,6 +561,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
         tid = omp_get_thread_num();
 #endif
         float *slot = l.yt + tid * f.slot;
+        float *wbuf = f.fuse ? l.wt + tid * wbuf_floats(&f) : NULL;
         if (!f.fuse) {
 #pragma omp for schedule(static)
             for (int64_t u = 0; u < f.nkb * npc; u++) {
@@ -582,7 +584,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t p0 = it % f.bands * f.rows;
                 const int64_t p1 = p0 + f.rows < f.P ? p0 + f.rows : f.P;
                 run_item(&f, &tp, l.pad + ni * f.c * f.plane, f.fuse ? NULL : l.wt,
-                         f.fuse ? &pk : NULL, b, p0, p1, slot,
+                         f.fuse ? &pk : NULL, wbuf, b, p0, p1, slot,
                          y + (n0 + ni) * G->ys[0], alpha, beta, stream);
             }
         }
@@ -596,7 +598,7 @@ const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec = {
     PDNN_IMPL_DETERMINISTIC, fwd_supports, kv_workspace, fwd_exec,
 };
 
-/* ---- backward data: at stride 1 the forward form; above it transposed mode (tm_form)
+/* ---- backward data: at stride 1 the forward form; otherwise transposed mode (tm_form)
  *
  * dx is the forward convolution of dy with the filter's K and C swapped and its taps
  * rotated by 180 degrees (flip toggled), padded by (kern - 1) dil - pad on each side
@@ -638,37 +640,33 @@ static bool bwdd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, const ch
     return true;
 }
 
-/* Every stride 1: the forward form; else transposed mode (kv_geom.tm, geom_of). */
-static bool unit_stride(const pdnn_conv_problem *p)
+/* The problem backward data runs: the forward form q where there is one (q set, true),
+ * else p itself in transposed mode (kv_geom.tm, geom_of). */
+static const pdnn_conv_problem *bwdd_run_as(const pdnn_conv_problem *p, pdnn_conv_problem *q)
 {
-    for (int d = 0; d < p->nsp; d++)
-        if (p->stride[d] != 1) return false;
-    return true;
+    const char *why;
+    return bwdd_form(p, q, &why) ? q : p;
 }
 
 static bool bwdd_supports(const void *prob, const char **why)
 {
     const pdnn_conv_problem *p = prob;
     pdnn_conv_problem q;
-    if (!pdnn_conv_gemm_supports(p, PDNN_CONV_BWD_DATA, why)) return false;
-    return unit_stride(p) ? bwdd_form(p, &q, why) && kv_supports(&q, why) : kv_supports(p, why);
+    return pdnn_conv_gemm_supports(p, PDNN_CONV_BWD_DATA, why) &&
+           kv_supports(bwdd_run_as(p, &q), why);
 }
 
 static size_t bwdd_workspace(const void *prob)
 {
     pdnn_conv_problem q;
-    const char *why;
-    if (!unit_stride(prob)) return kv_workspace(prob);
-    return bwdd_form(prob, &q, &why) ? kv_workspace(&q) : 0;
+    return kv_workspace(bwdd_run_as(prob, &q));
 }
 
+/* src dy, wei w, dst dx: the forward form's x, w, y; or transposed mode */
 static pdnnStatus_t bwdd_exec(const void *prob, const void *args, const pdnn_ctx *ctx)
 {
     pdnn_conv_problem q;
-    const char *why;
-    if (!unit_stride(prob)) return fwd_exec(prob, args, ctx); /* transposed mode */
-    if (!bwdd_form(prob, &q, &why)) return PDNN_STATUS_INTERNAL_ERROR; /* supports() ran */
-    return fwd_exec(&q, args, ctx); /* src dy, wei w, dst dx: the form's x, w, y */
+    return fwd_exec(bwdd_run_as(prob, &q), args, ctx);
 }
 
 const pdnn_impl pdnn_conv_bwd_data_cpu_direct_kvec = {
