@@ -36,8 +36,8 @@
  * channels: wt[((b C + c) taps + j) 16 nv + l] = w of output channel 16 nv b + l, input
  * channel c, tap j (0 past K); with one image in one band a block (every block of the
  * filter used by one item) each item packs its chunks itself as it goes, into a buffer
- * of the workspace that stays in L1 (in transposed mode, up to KVEC_TM_SCALE times
- * larger, in L2) (no pass writing the whole filter and reading it back: 9.4 MiB on
+ * on its stack that stays in L1 (in transposed mode, up to KVEC_TM_SCALE times larger,
+ * in L2) (no pass writing the whole filter and reading it back: 9.4 MiB on
  * res5b_branch2b).
  *
  * Items: (image, block of 16 nv output channels, band of output rows). An item sums
@@ -271,23 +271,21 @@ static bool fwd_supports(const void *prob, const char **why)
 }
 
 typedef struct {
-    float *wt;  /* the packed filter; fused: one chunk buffer a slot (wbuf_floats apart) */
+    float *wt;  /* the packed filter (none when fused) */
     float *pad; /* padded planes of a chunk of images */
     float *yt;  /* scratch slots */
 } kv_ws;
 
-/* Floats of an item's chunk buffer (fused): cb channels x taps x 16 nv, whole lines. */
-static int64_t wbuf_floats(const kv_geom *f) { return cdiv(f->cb * f->taps * f->nkl, 16) * 16; }
-
-/* The workspace's parts, each from a 64-byte boundary; NULL ws: sizes only. Returns the
+/* The workspace's parts, each from a 64-byte boundary (the caller's pointer rounded up:
+ * a workspace from malloc may be 16-byte aligned); NULL ws: sizes only. Returns the
  * bytes. */
 static int64_t ws_layout(const kv_geom *f, void *ws, kv_ws *l)
 {
+    if (ws) ws = pdnn_gemm_align_ptr(ws);
     const int64_t fb = (int64_t)sizeof(float);
-    const int64_t o1 = f->fuse ? f->slots * wbuf_floats(f) * fb
-                               : cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
+    const int64_t o1 = f->fuse ? 0 : cdiv(f->nkb * f->nkl * f->c * f->taps * fb, 64) * 64;
     const int64_t o2 = o1 + cdiv(f->nbi * f->c * f->plane * fb, 64) * 64;
-    const int64_t end = o2 + f->slots * f->slot * fb;
+    const int64_t end = o2 + f->slots * f->slot * fb + 64; /* + the rounding */
     if (ws) {
         l->wt = (float *)ws;
         l->pad = (float *)((char *)ws + o1);
@@ -473,17 +471,26 @@ typedef struct {
     pdnn_f32_transpose_fn tr;
 } kv_pack;
 
+/* A chunk of the filter packed by its item (on its stack: measured faster than a buffer
+ * in the workspace, 1.20 against 1.26-1.33 ms on res5b_branch2b at minibatch 1, 2 threads):
+ * cb channels (KVEC_WCHUNK_BYTES' worth, in transposed mode up to KVEC_TM_SCALE times
+ * that: 72 KiB), or one channel of at most KVEC_TAPS_MAX taps x 64 output channels */
+#define KVEC_WBUF_FLOATS (KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4 > KVEC_TAPS_MAX * 64     \
+                              ? KVEC_TM_SCALE * KVEC_WCHUNK_BYTES / 4                        \
+                              : KVEC_TAPS_MAX * 64)
+
 /* One item: image ni of the chunk (its padded planes at xi), output channel block b,
- * output rows [p0, p1); the filter packed at wt, or (pk) packed here chunk by chunk into
- * wbuf (wbuf_floats); the sums in the slot t, then into y's planes at yb. */
+ * output rows [p0, p1); the filter packed at wt, or (pk) packed here chunk by chunk; the
+ * sums in the slot t, then into y's planes at yb. */
 static void run_item(const kv_geom *f, const kv_taps *tp, const float *xi, const float *wt,
-                     const kv_pack *pk, float *wbuf, int64_t b, int64_t p0, int64_t p1, float *t,
-                     float *yb, float alpha, float beta, int stream)
+                     const kv_pack *pk, int64_t b, int64_t p0, int64_t p1, float *t, float *yb,
+                     float alpha, float beta, int stream)
 {
     const pdnn_conv_geom3 *G = &f->G;
     const float *wk = wt ? wt + b * f->c * f->taps * f->nkl : NULL;
     const pdnn_f32_kvec_fn kern =
         f->xs == 1 ? pdnn_f32_kvec_s1__avx512 : pdnn_f32_kvec_s2__avx512;
+    _Alignas(64) float wbuf[KVEC_WBUF_FLOATS];
     unsigned char cl[KVEC_TAPS_MAX];
     for (int64_t c0 = 0; c0 < f->c; c0 += f->cb) {
         const int64_t nc = f->c - c0 < f->cb ? f->c - c0 : f->cb;
@@ -561,7 +568,6 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
         tid = omp_get_thread_num();
 #endif
         float *slot = l.yt + tid * f.slot;
-        float *wbuf = f.fuse ? l.wt + tid * wbuf_floats(&f) : NULL;
         if (!f.fuse) {
 #pragma omp for schedule(static)
             for (int64_t u = 0; u < f.nkb * npc; u++) {
@@ -584,7 +590,7 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
                 const int64_t p0 = it % f.bands * f.rows;
                 const int64_t p1 = p0 + f.rows < f.P ? p0 + f.rows : f.P;
                 run_item(&f, &tp, l.pad + ni * f.c * f.plane, f.fuse ? NULL : l.wt,
-                         f.fuse ? &pk : NULL, wbuf, b, p0, p1, slot,
+                         f.fuse ? &pk : NULL, b, p0, p1, slot,
                          y + (n0 + ni) * G->ys[0], alpha, beta, stream);
             }
         }
