@@ -196,8 +196,9 @@ void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
         for (bool first = true; one ? first : n < ne || (n == ne && p0 < pe); first = false) {
             const int64_t end = one ? np : n < ne ? np : pe;
             const int64_t kc = one ? np : min64(DOT_KC, end - p0);
-            /* a part's last block sums its lanes into the part's tile of sums (the
-             * kernel's tree), the others keep them in the part's slot */
+            /* where the next block starts; a part's last block sums its lanes into the
+             * part's tile of sums (the kernel's tree), the others keep them in the part's
+             * slot */
             int64_t n2 = n, p2 = p0 + kc;
             if (p2 == np) {
                 n2++;
@@ -221,13 +222,8 @@ void pdnn_conv_1x1_dot_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
                    c, one ? ws0 : NR, one ? alpha : 1.0f, one ? beta : 0.0f);
                 if (put) dot_put(p, g, u, lanes, dw, alpha, beta);
             }
-            if (!one) {
-                p0 += kc;
-                if (p0 == np) {
-                    n++;
-                    p0 = 0;
-                }
-            }
+            n = n2; /* the next block (one pass: the loop ends) */
+            p0 = p2;
         }
     });
     if (one) return;

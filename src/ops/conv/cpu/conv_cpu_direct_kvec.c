@@ -124,14 +124,32 @@ static int64_t floordiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + 
  * reading consecutive dy columns; f's geometry is that of a
  * forward problem from dy (K channels, padded by lpad columns before and rpad after, no
  * rows) to dx (C channels, stride 1), its filter strides swapped. */
-static void tm_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, kv_geom *f)
+/* q: backward-data problem p as a forward one from dy to dx: channels, spatial sizes,
+ * x / y strides and the filter's K / C strides swapped (the filter read in place);
+ * stride, padding and flip left for the caller. */
+static void swap_form(const pdnn_conv_problem *p, pdnn_conv_problem *q)
 {
-    pdnn_conv_geom3 G0;
-    pdnn_conv_widen(p, &G0);
     *q = *p;
     q->dir = PDNN_CONV_FWD;
     q->c = p->k;
     q->k = p->c;
+    for (int d = 0; d < p->nsp; d++) {
+        q->in[d] = p->out[d];
+        q->out[d] = p->in[d];
+    }
+    q->ws[0] = p->ws[1];
+    q->ws[1] = p->ws[0];
+    for (int i = 0; i < 2 + p->nsp; i++) {
+        q->xs[i] = p->ys[i];
+        q->ys[i] = p->xs[i];
+    }
+}
+
+static void tm_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, kv_geom *f)
+{
+    pdnn_conv_geom3 G0;
+    pdnn_conv_widen(p, &G0);
+    swap_form(p, q);
     f->st[0] = G0.str[1];
     f->st[1] = G0.str[2];
     f->op[0] = G0.pad[1];
@@ -145,17 +163,9 @@ static void tm_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, kv_geom *f
     f->rpad = hi > G0.out[2] - 1 ? hi - (G0.out[2] - 1) : 0;
     for (int d = 0; d < p->nsp; d++) {
         const bool col = d == p->nsp - 1;
-        q->in[d] = p->out[d];
-        q->out[d] = p->in[d];
         q->stride[d] = 1;
         q->pad_b[d] = col ? f->lpad : 0;
         q->pad_e[d] = col ? f->rpad : 0;
-    }
-    q->ws[0] = p->ws[1];
-    q->ws[1] = p->ws[0];
-    for (int i = 0; i < 2 + p->nsp; i++) {
-        q->xs[i] = p->ys[i];
-        q->ys[i] = p->xs[i];
     }
 }
 
@@ -614,34 +624,16 @@ const pdnn_impl pdnn_conv_fwd_cpu_direct_kvec = {
  * one transpose an input channel (KV_TPLAIN). Every dx element is one sum over K x taps,
  * all of them written (alpha, beta). */
 
-/* The forward form q of the backward-data problem p; false (why) when it has none here:
- * a stride above 1, or padding beyond (kern - 1) dil (the form's would be negative). */
-static bool bwdd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, const char **why)
+/* The forward form q of the backward-data problem p; false when it has none: a stride
+ * above 1, or padding beyond (kern - 1) dil (the form's would be negative). */
+static bool bwdd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q)
 {
-    *q = *p;
-    q->dir = PDNN_CONV_FWD;
-    q->c = p->k;
-    q->k = p->c;
+    swap_form(p, q);
     q->flip = !p->flip;
     for (int d = 0; d < p->nsp; d++) {
-        if (p->stride[d] != 1) {
-            *why = "backward data with a stride other than 1";
-            return false;
-        }
-        q->in[d] = p->out[d];
-        q->out[d] = p->in[d];
         q->pad_b[d] = (p->kern[d] - 1) * p->dil[d] - p->pad_b[d];
         q->pad_e[d] = (p->kern[d] - 1) * p->dil[d] - p->pad_e[d];
-        if (q->pad_b[d] < 0 || q->pad_e[d] < 0) {
-            *why = "backward data with padding beyond the filter's reach ((kern - 1) * dil)";
-            return false;
-        }
-    }
-    q->ws[0] = p->ws[1];
-    q->ws[1] = p->ws[0];
-    for (int i = 0; i < 2 + p->nsp; i++) {
-        q->xs[i] = p->ys[i];
-        q->ys[i] = p->xs[i];
+        if (p->stride[d] != 1 || q->pad_b[d] < 0 || q->pad_e[d] < 0) return false;
     }
     return true;
 }
@@ -650,8 +642,7 @@ static bool bwdd_form(const pdnn_conv_problem *p, pdnn_conv_problem *q, const ch
  * else p itself in transposed mode (kv_geom.tm, geom_of). */
 static const pdnn_conv_problem *bwdd_run_as(const pdnn_conv_problem *p, pdnn_conv_problem *q)
 {
-    const char *why;
-    return bwdd_form(p, q, &why) ? q : p;
+    return bwdd_form(p, q) ? q : p;
 }
 
 static bool bwdd_supports(const void *prob, const char **why)
