@@ -12,12 +12,16 @@
  * (gathered weights), gapped layouts (refused: rows or planes at other strides);
  * every direction where the documented rules say so, exact on small integers, beta != 0
  * and NaN-poisoned outputs (beta == 0), alpha 1 / 2 / -0.5 (the kernel's three store
- * modes), 1 and 2 threads bitwise (the harness). Then the same shapes through
+ * modes), 1 and 2 threads bitwise (the harness). A destination beyond
+ * PDNN_CONV_STREAM_BYTES (forward, backward data; alpha 1 and 2): stored non-temporally
+ * where 64-byte aligned, the same bits as one float off alignment (plain stores) and as
+ * the sums written out here. Then the same shapes through
  * cpu:direct_dw's dispatch at every ISA cap (PDNN_MAX_CPU_ISA: the other paths below
  * AVX-512). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cpu/isa.h"
 #include "ops/conv/cpu/conv_cpu_direct_dw_row.h"
@@ -129,11 +133,70 @@ static void test_path(void)
     }
 }
 
+/* 6 images x 64 channels of 56 x 112: 9.6 MB a tensor, rows of 7 whole vectors. */
+static void test_stream(void)
+{
+    if (pdnn_cpu_isa() < PDNN_ISA_AVX512) return;
+    enum { N = 6, C = 64, H = 56, W = 112 };
+    const size_t plane = (size_t)H * W, tot = (size_t)N * C * plane;
+    float *src = malloc(tot * sizeof(float)), *w = malloc(C * 9 * sizeof(float));
+    float *ref = malloc(tot * sizeof(float));
+    float *a = aligned_alloc(64, (tot + 16) * sizeof(float));
+    float *b = aligned_alloc(64, (tot + 16) * sizeof(float));
+    TU_CHECK(src && w && ref && a && b, "stream: out of memory");
+    if (!(src && w && ref && a && b)) goto done;
+    for (size_t i = 0; i < tot; i++) src[i] = (float)(int)tu_uniform(-3, 4);
+    for (int i = 0; i < C * 9; i++) w[i] = (float)(int)tu_uniform(-2, 3);
+    for (int d = 0; d < 2; d++) {
+        const bool bwd = d == 1;
+        tu_conv_shape s = tu_conv_shape2d(PDNN_DATA_FLOAT, N, C, 1, 1, H, W, 3, 3, 1, 1, 1);
+        tu_conv_finish_shape(&s);
+        tu_conv_setup cs;
+        tu_conv_setup_init(&cs, &s, bwd ? PDNN_CONV_BWD_DATA : PDNN_CONV_FWD);
+        const float alpha = bwd ? 2.0f : 1.0f;
+        /* dst[i][j] = alpha sum w[t] src[i + r - 1][j + c - 1] (backward data: the
+         * rotated filter), small integers: exact in any order */
+        for (size_t pl = 0; pl < (size_t)N * C; pl++) {
+            const float *sp = src + pl * plane, *wp = w + (pl % C) * 9;
+            for (int i = 0; i < H; i++)
+                for (int j = 0; j < W; j++) {
+                    float acc = 0;
+                    for (int r = 0; r < 3; r++)
+                        for (int c = 0; c < 3; c++) {
+                            const int y = i + r - 1, x = j + c - 1;
+                            if (y < 0 || y >= H || x < 0 || x >= W) continue;
+                            acc += wp[bwd ? 8 - (3 * r + c) : 3 * r + c] * sp[y * W + x];
+                        }
+                    ref[pl * plane + (size_t)i * W + (size_t)j] = alpha * acc;
+                }
+        }
+        bool ok = bwd ? pdnn_dwrow_bwd_data(&cs.p, src, w, a, alpha, 0, 2) &&
+                            pdnn_dwrow_bwd_data(&cs.p, src, w, b + 1, alpha, 0, 2)
+                      : pdnn_dwrow_fwd(&cs.p, src, w, a, alpha, 0, 2) &&
+                            pdnn_dwrow_fwd(&cs.p, src, w, b + 1, alpha, 0, 2);
+        TU_CHECK(ok, "stream %s: the path refused", tu_conv_dir_name(cs.p.dir));
+        TU_CHECK(memcmp(a, b + 1, tot * sizeof(float)) == 0,
+                 "stream %s: aligned (streamed) and unaligned destinations differ",
+                 tu_conv_dir_name(cs.p.dir));
+        size_t bad = 0;
+        for (size_t i = 0; i < tot; i++) bad += a[i] != ref[i];
+        TU_CHECK(bad == 0, "stream %s: %zu of %zu outputs differ from the sums",
+                 tu_conv_dir_name(cs.p.dir), bad, tot);
+    }
+done:
+    free(src);
+    free(w);
+    free(ref);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     tu_seed(1414);
     const char *cap = getenv("PDNN_MAX_CPU_ISA");
     test_path();
+    test_stream();
     /* the shapes through the family's dispatch, at every ISA cap the CPU has */
     tu_conv_check_family_caps(&tu_conv_family_dw, (int)(sizeof cfg / sizeof cfg[0]), cfg_shape,
                               cap && *cap);

@@ -22,10 +22,12 @@
 /* conv: for planes p < np: dst[p dcs + i W + j] = alpha * sum_{t valid} w[p wcs + t] *
  * src[p scs + (i + r - 1) W + j + c - 1] (+ beta * dst, a rounded product then an
  * addition; dst unread when beta == 0), each output one chain of fused multiply-adds in
- * tap order over the taps whose source pixel lies in the plane. */
+ * tap order over the taps whose source pixel lies in the plane. stream (beta == 0 only):
+ * whole 64-byte aligned vectors of dst stored non-temporally (the caller fences after the
+ * last call); the same values either way. */
 void pdnn_f32_dwrow_conv__avx512(size_t np, const float *src, ptrdiff_t scs, const float *w,
                                  ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs,
-                                 float alpha, float beta);
+                                 float alpha, float beta, int stream);
 
 /* bwdf: for planes p < np (any number), taps t < 9: sum[9 p + t] = sum over the images n < nimg and
  * outputs (i, j) whose source pixel lies in the plane of dy[n dns + p dcs + i W + j] *

@@ -53,16 +53,18 @@ AI void row_masks(size_t W, __mmask16 kv[2], __mmask16 kc[2][3])
     for (int u = 0; u < 2; u++) vec_masks(W, (size_t)u, &kv[u], kc[u]);
 }
 
-/* d (lanes k) = alpha a (+ beta d); MODE 0: alpha 1, beta 0 (a stored as it is). */
+/* d (lanes k) = alpha a (+ beta d); MODE 0: alpha 1, beta 0 (a stored as it is); MODE 3
+ * and 4: MODE 0 and 1 with whole aligned vectors stored non-temporally. */
 AI void store_out(const int MODE, float *d, __m512 a, __mmask16 k, __m512 va, __m512 vb)
 {
-    if (MODE == 0) {
-        _mm512_mask_storeu_ps(d, k, a);
-        return;
-    }
-    __m512 e = _mm512_mul_ps(va, a);
-    if (MODE == 2) e = _mm512_add_ps(e, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(k, d)));
-    _mm512_mask_storeu_ps(d, k, e);
+    const __m512 e = MODE == 0 || MODE == 3 ? a
+                     : MODE == 2 ? _mm512_add_ps(_mm512_mul_ps(va, a),
+                                                 _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(k, d)))
+                                 : _mm512_mul_ps(va, a);
+    if (MODE >= 3 && k == 0xFFFF && ((uintptr_t)d & 63) == 0)
+        _mm512_stream_ps(d, e);
+    else
+        _mm512_mask_storeu_ps(d, k, e);
 }
 
 /* A row's NV vectors (lanes past W zero) and their column shifts: xs[u][c] lane l =
@@ -309,12 +311,16 @@ AI void conv_mode(const int MODE, size_t np, const float *src, ptrdiff_t scs, co
 
 void pdnn_f32_dwrow_conv__avx512(size_t np, const float *src, ptrdiff_t scs, const float *w,
                                  ptrdiff_t wcs, size_t H, size_t W, float *dst, ptrdiff_t dcs,
-                                 float alpha, float beta)
+                                 float alpha, float beta, int stream)
 {
     if (H == 0 || W == 0) return;
     const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
     if (beta != 0)
         conv_mode(2, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
+    else if (stream && alpha != 1)
+        conv_mode(4, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
+    else if (stream)
+        conv_mode(3, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
     else if (alpha != 1)
         conv_mode(1, np, src, scs, w, wcs, H, W, dst, dcs, va, vb);
     else

@@ -58,6 +58,12 @@
 /* Bytes of the compact copies of x (dx) of a chunk of images, at most (one image at
  * least). */
 #define LDB_CHUNK_BYTES ((size_t)1 << 20)
+/* Channels a sum at most for y's non-temporal stores below the last-level cache's size
+ * (ldb_stream). */
+#define LDB_STREAM_K 128
+/* ... and a last-level cache of at most this many bytes (Zen 4's 32 MiB a CCX, measured;
+ * not the Intel machine's 260 MiB, where streaming y of its size measured slower). */
+#define LDB_STREAM_L3 ((double)(64 << 20))
 /* Bytes of a chunk of side-by-side images (both sides), at most (one image at least). */
 #define LDB_BATCH_BYTES ((size_t)4 << 20)
 /* Pixels side by side a batched chunk aims at. */
@@ -256,19 +262,33 @@ static bool copy_rows(const ldb_run *r)
 
 /* Whether the forward stores y non-temporally (the 6 x 64 kernel's _nt_ forms): beta ==
  * 0, the whole sum over the channels in one block (each output written once, never read
- * back), and y larger than the last-level cache and PDNN_CONV_STREAM_BYTES. Measured on
+ * back), y larger than PDNN_CONV_STREAM_BYTES and either larger than the last-level
+ * cache or, with short sums (at most LDB_STREAM_K channels) into whole cache lines (y's
+ * base, channel and image strides multiples of 16 floats) and a last-level cache of at
+ * most LDB_STREAM_L3 bytes, larger than a quarter of it.
+ * The second case, Zen 4 (L3 32 MiB), mb32, 2 threads, best of 3 alternating runs, ms:
+ * MobileNet-v2 b5_expand (32 channels, 19 MB of y) 2.25 -> 1.58, b2_project (96, 9.6 MB)
+ * 2.86 -> 2.30, b1_project (32, 26 MB) 5.58 -> 4.91, ResNet-50 res2a_branch2a (64, 26
+ * MB) 4.89 -> 4.41; with longer sums the stores weigh less and streaming measured
+ * 1-5% slower (b3_project 144 channels, res3b_branch2a 512); y's 14 x 14 planes (rows
+ * not 64-byte aligned) mix plain and streaming stores, measured 12% slower (b8_expand).
+ * The first case, measured on
  * the AMD Zen 4 of docs/PERF.md (L3 32 MiB), mb32, 2 threads, GFLOP/s: MobileNet-v2
  * b2_expand (154 MB of y) 116-126 -> 143-177, b3_expand 161-163 -> 176-178, ResNet-50
  * res2a_branch2c 189-194 -> 210-212, res3a_branch2c 202-203 -> 209-220; on the Intel
  * machine (L3 260 MiB) streaming layers of 25-100 MB of y ran 5-20% slower, and the
- * rule leaves them cached (so does it on AVX2, where session 11 measured no gain). A
+ * rule leaves them cached (so does it on AVX2, where session 11 measured no gain; the
+ * second case was not measured there, hence LDB_STREAM_L3). A
  * property of the call's sizes and the cache's; the same values are stored either way. */
 static bool ldb_stream(const ldb_run *r, const pdnn_conv_gemm_geom *g)
 {
     if (r->uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || r->beta != 0.0f || r->kcb < r->k) return false;
     const double ybytes = (double)g->n * (double)g->g * (double)r->m * (double)r->np * sizeof(float);
     const double l3 = (double)pdnn_cpu_cache_sizes()->l3;
-    return ybytes > PDNN_CONV_STREAM_BYTES && ybytes > l3;
+    const bool lines = ((uintptr_t)r->c & 63) == 0 && r->rs_c % 16 == 0 && r->c_ns % 16 == 0 &&
+                       r->c_gs % 16 == 0;
+    const bool short_sums = lines && r->k <= LDB_STREAM_K && l3 <= LDB_STREAM_L3;
+    return ybytes > PDNN_CONV_STREAM_BYTES && (ybytes > l3 || (short_sums && ybytes > l3 / 4));
 }
 
 /* Tasks u < t (over the items, per = mb * pb tasks an item) in the last row block of
