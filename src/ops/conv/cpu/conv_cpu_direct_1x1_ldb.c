@@ -27,7 +27,7 @@
  * order: results depend only on the data (and, through a_blocked and a 7 x 7 image's
  * blocks, the L2 and L1 sizes), never on the tiling or the thread count (threads split
  * images, pixel panels and row blocks of the output; the tail pixels are the shape's).
- * Exact on small integers. A forward whose y is larger than the last-level cache, summed
+ * Exact on small integers. An output (y, or dx read in place) beyond the caches, summed
  * in one channel block with beta == 0, is stored non-temporally (ldb_stream). */
 #include "ops/conv/cpu/conv_cpu_direct_1x1.h"
 
@@ -136,7 +136,7 @@ static int64_t chunk_imgs(const pdnn_conv_gemm_geom *g)
 }
 
 static const pdnn_gemm_ldb_ukernel *ldb_kernel(int64_t m, int64_t k, bool fwd, bool ystream);
-static bool fwd_y_streams(const pdnn_conv_gemm_geom *g);
+static bool c_streams(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir);
 
 /* The forward's x rows, as the unbatched schedule reads them (x itself or the compact
  * chunk), are not all 64 bytes apart, on more than one pixel panel, with AVX-512's 6 x 64
@@ -145,7 +145,7 @@ static bool fwd_y_streams(const pdnn_conv_gemm_geom *g);
 static bool fwd_rows_unaligned(const pdnn_conv_gemm_geom *g)
 {
     const pdnn_conv_geom3 *G = &g->geo;
-    const pdnn_gemm_ldb_ukernel *uk = ldb_kernel(G->kg, G->cg, true, fwd_y_streams(g));
+    const pdnn_gemm_ldb_ukernel *uk = ldb_kernel(G->kg, G->cg, true, c_streams(g, PDNN_CONV_FWD));
     if (uk->f32 != pdnn_f32_gemm_ldb_ukernel_6x64__avx512 || G->kg <= uk->mr || g->npix <= uk->nr) return false;
     if (pdnn_conv_1x1_ldb_x_compact(g)) return g->npix % LDB_VEC != 0;
     return (G->xs[0] | G->xs[1] | G->cg * G->xs[1]) % LDB_VEC != 0;
@@ -261,7 +261,8 @@ static bool copy_rows(const ldb_run *r)
            ((r->ldb | r->b_ns | r->b_gs) % LDB_VEC != 0 || (uintptr_t)r->b % 64 != 0);
 }
 
-/* Whether the forward stores y non-temporally (the 6 x 64 kernel's _nt_ forms): beta ==
+/* Whether the output (y; backward data: dx read in place, not through the compact
+ * copies) is stored non-temporally (the 6 x 64 kernel's _nt_ forms): beta ==
  * 0, the whole sum over the channels in one block (each output written once, never read
  * back), y larger than PDNN_CONV_STREAM_BYTES and either larger than the last-level
  * cache or, with short sums (at most LDB_STREAM_K channels) into whole cache lines (y's
@@ -297,14 +298,18 @@ static bool ldb_stream(const ldb_run *r, const pdnn_conv_gemm_geom *g)
     return stream_rule(ybytes, r->k, lines);
 }
 
-/* The forward's y streams by the rule above as far as the shape tells (y's base taken
- * as aligned; beta and the channel blocks aside): the choice of ldb_kernel. */
-static bool fwd_y_streams(const pdnn_conv_gemm_geom *g)
+/* The output (y; backward data: dx, written in place, not through the compact copies)
+ * streams by the rule above as far as the shape tells (its base taken as aligned; beta
+ * and the channel blocks aside): the choice of ldb_kernel. */
+static bool c_streams(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
 {
     const pdnn_conv_geom3 *G = &g->geo;
-    const double ybytes = (double)g->n * (double)g->g * (double)G->kg * (double)g->npix * sizeof(float);
-    const bool lines = G->ys[1] % 16 == 0 && G->ys[0] % 16 == 0 && (G->kg * G->ys[1]) % 16 == 0;
-    return stream_rule(ybytes, G->cg, lines);
+    const bool fwd = dir == PDNN_CONV_FWD;
+    if (!fwd && (dir != PDNN_CONV_BWD_DATA || pdnn_conv_1x1_ldb_x_compact(g))) return false;
+    const int64_t m = fwd ? G->kg : G->cg, *st = fwd ? G->ys : G->xs;
+    const double bytes = (double)g->n * (double)g->g * (double)m * (double)g->npix * sizeof(float);
+    const bool lines = st[1] % 16 == 0 && st[0] % 16 == 0 && (m * st[1]) % 16 == 0;
+    return stream_rule(bytes, fwd ? G->cg : G->kg, lines);
 }
 
 /* Tasks u < t (over the items, per = mb * pb tasks an item) in the last row block of
@@ -705,8 +710,8 @@ static void run_batched(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir,
 /* The ldb kernel for A of m x k: the GEMM's (6 x 64 on AVX-512), or 8 x 32 where that
  * sums at least 5% fewer rows (16 and 32 channels: 18 and 36 rows in 6-row panels), in
  * the forward and in backward data with a filter of at most LDB_SMALL_A bytes (W^T then
- * read in place, from L1: MobileNet-v2 b1_project, b2_expand), but not where the forward
- * streams y (ystream, fwd_y_streams: the 6 x 64 kernel's _nt_ form, with its empty rows,
+ * read in place, from L1: MobileNet-v2 b1_project, b2_expand), but not where the output
+ * streams (ystream, c_streams: the 6 x 64 kernel's _nt_ form, with its empty rows,
  * measured 8-15% faster than an 8 x 32 one, b1_project mb32, 2 threads, Zen 4: 3.30-3.59
  * against 3.86-4.14 ms; 5.3 ms with plain stores); the same arithmetic per element, so
  * the choice changes no bit. */
@@ -727,7 +732,7 @@ bool pdnn_conv_1x1_ldb_b_copied(const pdnn_conv_gemm_geom *g, pdnn_conv_dir dir)
     const pdnn_conv_geom3 *G = &g->geo;
     const int64_t np = g->npix;
     const bool fwd = dir == PDNN_CONV_FWD;
-    ldb_run r = {.uk = ldb_kernel(G->kg, G->cg, fwd, fwd && fwd_y_streams(g)), .np = np, .b = NULL};
+    ldb_run r = {.uk = ldb_kernel(G->kg, G->cg, fwd, c_streams(g, dir)), .np = np, .b = NULL};
     r.cpk = copy_kernel(r.uk, dir, pdnn_conv_1x1_ldb_a_blocked(g, dir), G->kg);
     if (pdnn_conv_1x1_ldb_batched(g, dir)) {
         r.np = r.ldb = batch_imgs(g) * np, r.b_ns = 0, r.b_gs = G->cg * r.ldb;
@@ -746,7 +751,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
     const int64_t cg = G->cg, kg = G->kg, ws0 = p->ws[0], ws1 = p->ws[1], np = g->npix;
     const bool fwd = dir == PDNN_CONV_FWD, compact = pdnn_conv_1x1_ldb_x_compact(g);
     ldb_run r = {
-        .uk = ldb_kernel(fwd ? kg : cg, fwd ? cg : kg, fwd, fwd && fwd_y_streams(g)), .np = np,
+        .uk = ldb_kernel(fwd ? kg : cg, fwd ? cg : kg, fwd, c_streams(g, dir)), .np = np,
         .g = g->g, .n = g->n,
         .a = arg->wei, .a_gs = kg * ws0,
         .alpha = (float)arg->alpha, .beta = (float)arg->beta,
@@ -832,7 +837,7 @@ void pdnn_conv_1x1_ldb_run(const pdnn_conv_problem *p, const pdnn_conv_gemm_geom
             }
             rc.bpack = copy_rows(&rc);
             ldb_tiles(&rc, g->es, nt);
-            rc.stream = fwd && ldb_stream(&rc, g);
+            rc.stream = (fwd || !compact) && ldb_stream(&rc, g);
 #pragma omp for schedule(static)
             for (int64_t t = 0; t < rc.ntasks; t++) ldb_task(&rc, t);
             if (rc.stream) atomic_thread_fence(memory_order_seq_cst); /* the streamed lines */
