@@ -39,9 +39,14 @@ void pdnn_f32_dwmf_bwdf__avx512(size_t np, const float *src, ptrdiff_t scs, ptrd
 /* masks: the (vector, tap) masks of a grid of nout elements in rows of gw (gwv <= gw of
  * them valid), taps t = r nc + c (r < nr, c < nc <= PDNN_DWMF_TAPS): masks[v nr nc + t] =
  * lanes l whose f = 16 v + l < nout, j = f % gw < gwv, 0 <= f / gw + dr[r] < hr[r] and
- * 0 <= j + dc[c] < wc[c]. */
+ * 0 <= j + dc[c] < wc[c]; every vector v < ceil(nout / 16), or (_range) those of
+ * v0 <= v < v1 (at the same places of masks; threads may build disjoint ranges). */
 void pdnn_f32_dwmf_masks__avx512(size_t nout, size_t gw, size_t gwv, size_t nr,
                                  const int32_t *dr, const int32_t *hr, size_t nc,
                                  const int32_t *dc, const int32_t *wc, uint16_t *masks);
+void pdnn_f32_dwmf_masks_range__avx512(size_t nout, size_t gw, size_t gwv, size_t nr,
+                                       const int32_t *dr, const int32_t *hr, size_t nc,
+                                       const int32_t *dc, const int32_t *wc, size_t v0,
+                                       size_t v1, uint16_t *masks);
 
 #endif

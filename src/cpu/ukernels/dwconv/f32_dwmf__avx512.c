@@ -193,20 +193,31 @@ void pdnn_f32_dwmf_masks__avx512(size_t nout, size_t gw, size_t gwv, size_t nr,
                                  const int32_t *dr, const int32_t *hr, size_t nc,
                                  const int32_t *dc, const int32_t *wc, uint16_t *masks)
 {
+    pdnn_f32_dwmf_masks_range__avx512(nout, gw, gwv, nr, dr, hr, nc, dc, wc, 0,
+                                      (nout + L - 1) / L, masks);
+}
+
+void pdnn_f32_dwmf_masks_range__avx512(size_t nout, size_t gw, size_t gwv, size_t nr,
+                                       const int32_t *dr, const int32_t *hr, size_t nc,
+                                       const int32_t *dc, const int32_t *wc, size_t v0,
+                                       size_t v1, uint16_t *masks)
+{
     if (gw == 0) return;
-    const size_t nv = (nout + L - 1) / L, nt = nr * nc;
-    int32_t i0[L], j0[L];
+    const size_t nt = nr * nc;
+    int32_t i0[L], j0[L], f0[L];
     for (int l = 0; l < L; l++) {
-        i0[l] = (int32_t)((size_t)l / gw);
-        j0[l] = (int32_t)((size_t)l % gw);
+        const size_t f = L * v0 + (size_t)l;
+        i0[l] = (int32_t)(f / gw);
+        j0[l] = (int32_t)(f % gw);
+        f0[l] = (int32_t)f;
     }
     __m512i vi = _mm512_loadu_si512(i0), vj = _mm512_loadu_si512(j0);
-    __m512i vf = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i vf = _mm512_loadu_si512(f0);
     const __m512i vgw = _mm512_set1_epi32((int32_t)gw), vn = _mm512_set1_epi32((int32_t)nout);
     const __m512i vgwv = _mm512_set1_epi32((int32_t)gwv), one = _mm512_set1_epi32(1);
     const __m512i vL = _mm512_set1_epi32(L);
     const int32_t step_i = (int32_t)(L / gw), step_j = (int32_t)(L % gw);
-    for (size_t v = 0; v < nv; v++) {
+    for (size_t v = v0; v < v1; v++) {
         const __mmask16 kv = _mm512_cmplt_epu32_mask(vf, vn) & _mm512_cmplt_epu32_mask(vj, vgwv);
         __mmask16 kc[PDNN_DWMF_TAPS];
         for (size_t c = 0; c < nc; c++)

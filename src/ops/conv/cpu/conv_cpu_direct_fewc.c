@@ -51,7 +51,10 @@
  * 0.199), at minibatch 32 3.63 -> 2.96 ms (x read once instead of copied and read again;
  * oneDNN 0.064 / 2.1 ms).
  *
- * Threads split (image, 48-output tile) items (and, at stride 2 or in the padded mode
+ * Threads split (image, 48-output tile) items (the masked planes: equal shares of a
+ * chunk's grid vectors, in tiles of up to 3 vectors within an image, and the masks of a
+ * share of the vectors, built in the parallel region: LeNet's conv1 at minibatch 1 has
+ * 49 vectors, 9 and 8 tiles of 3 a thread before; and, at stride 2 or in the padded mode
  * but for s2_exec, the chunk's rows to copy), every item computing all output channels
  * in blocks of 8; every output is one chain of fused multiply-adds over c, then the taps
  * in filter order, so results do not depend on the thread count; exact on small
@@ -302,12 +305,17 @@ static void split_row(const fewc_geom *f, const float *x, int64_t ni, int64_t c,
         memcpy(d, src, (size_t)W * sizeof(float));
 }
 
-/* The source offsets toff of every tap (r s + q) from an output element and the masks
- * of every (grid vector, tap). */
-static void taps_setup(const fewc_geom *f, ptrdiff_t *toff, uint16_t *masks)
+/* The taps' row and column offsets and extents in their source planes, for the masks. */
+typedef struct {
+    int32_t dr[PDNN_DWMF_TAPS], hr[PDNN_DWMF_TAPS], dc[PDNN_DWMF_TAPS], wc[PDNN_DWMF_TAPS];
+} fewc_taps;
+
+/* The source offsets toff of every tap (r s + q) from an output element, and what the
+ * masks of the (grid vector, tap) pairs are built from (mask_range). */
+static void taps_setup(const fewc_geom *f, ptrdiff_t *toff, fewc_taps *tx)
 {
     const pdnn_conv_geom3 *G = &f->G;
-    int32_t dr[PDNN_DWMF_TAPS], hr[PDNN_DWMF_TAPS], dc[PDNN_DWMF_TAPS], wc[PDNN_DWMF_TAPS];
+    int32_t *dr = tx->dr, *hr = tx->hr, *dc = tx->dc, *wc = tx->wc;
     int64_t rbase[PDNN_DWMF_TAPS], cbase[PDNN_DWMF_TAPS]; /* phase planes' offsets */
     const int64_t Q = G->out[2];
     for (int64_t r = 0; r < f->r; r++) {
@@ -328,8 +336,16 @@ static void taps_setup(const fewc_geom *f, ptrdiff_t *toff, uint16_t *masks)
     for (int64_t r = 0; r < f->r; r++)
         for (int64_t q = 0; q < f->s; q++)
             toff[r * f->s + q] = rbase[r] + cbase[q] + dr[r] * Q + dc[q];
-    pdnn_f32_dwmf_masks__avx512((size_t)f->npix, (size_t)Q, (size_t)Q, (size_t)f->r, dr, hr,
-                                (size_t)f->s, dc, wc, masks);
+}
+
+/* The masks of grid vectors v0 <= v < v1 (every tap). */
+static void mask_range(const fewc_geom *f, const fewc_taps *tx, int64_t v0, int64_t v1,
+                       uint16_t *masks)
+{
+    const size_t Q = (size_t)f->G.out[2];
+    pdnn_f32_dwmf_masks_range__avx512((size_t)f->npix, Q, Q, (size_t)f->r, tx->dr, tx->hr,
+                                      (size_t)f->s, tx->dc, tx->wc, (size_t)v0, (size_t)v1,
+                                      masks);
 }
 
 /* Padded mode: row i of the padded planes of row phase phr of channel c of image ni (of
@@ -546,7 +562,8 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     if (f.pad_ok && finite)
         return f.s2reg ? s2_exec(&f, arg, ctx, &l) : pad_exec(&f, arg, ctx, &l);
     ptrdiff_t toff[FEWC_RS_MAX];
-    taps_setup(&f, toff, masks);
+    fewc_taps tx;
+    taps_setup(&f, toff, &tx);
 
     const int64_t tiles = cdiv(f.nvec, NV);
     const double work = (double)f.n * (double)f.k * (double)T * (double)f.npix;
@@ -559,29 +576,48 @@ static pdnnStatus_t fwd_exec(const void *prob, const void *args, const pdnn_ctx 
     const ptrdiff_t scs = f.split ? (ptrdiff_t)f.plane : (ptrdiff_t)G->xs[1];
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
-    for (int64_t n0 = 0; n0 < f.n; n0 += nbi) {
-        const int64_t nimg = f.n - n0 < nbi ? f.n - n0 : nbi;
-        if (f.split) {
-#pragma omp for schedule(static)
-            for (int64_t u = 0; u < nimg * f.c * G->in[1]; u++)
-                split_row(&f, x + n0 * G->xs[0], u / (f.c * G->in[1]), u / G->in[1] % f.c,
-                          u % G->in[1], buf, dei);
+    {
+        /* the masks, each thread a share of the vectors (one image: the share it computes
+         * below, no barrier; else all of them before any image) */
+        int64_t m0, m1;
+        pdnn_par_share(f.nvec, &m0, &m1);
+        mask_range(&f, &tx, m0, m1, masks);
+        if (f.n > 1) {
+#pragma omp barrier
         }
+        for (int64_t n0 = 0; n0 < f.n; n0 += nbi) {
+            const int64_t nimg = f.n - n0 < nbi ? f.n - n0 : nbi;
+            if (f.split) {
 #pragma omp for schedule(static)
-        for (int64_t it = 0; it < nimg * tiles; it++) {
-            const int64_t ni = it / tiles, v0 = (it % tiles) * NV;
-            const int64_t nv = f.nvec - v0 < NV ? f.nvec - v0 : NV;
-            const int64_t nlast = f.npix - (v0 + nv - 1) * LANES; /* 1..16 */
-            const int64_t f0 = v0 * LANES;
-            const float *src = f.split ? buf + ni * f.c * f.plane + f0
-                                       : x + (n0 + ni) * G->xs[0] + f0;
-            float *dst = y + (n0 + ni) * G->ys[0] + f0;
-            for (int64_t b = 0; b < kb; b++) {
-                const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
-                pdnn_f32_fewc_8x48__avx512((size_t)mr, (size_t)nv, (size_t)f.c, (size_t)f.taps,
-                                           src, scs, toff, masks + v0 * f.taps, wp + b * T * MR,
-                                           dst + b * MR * G->ys[1], (ptrdiff_t)G->ys[1],
-                                           (size_t)nlast, alpha, beta);
+                for (int64_t u = 0; u < nimg * f.c * G->in[1]; u++)
+                    split_row(&f, x + n0 * G->xs[0], u / (f.c * G->in[1]), u / G->in[1] % f.c,
+                              u % G->in[1], buf, dei);
+            }
+            /* the chunk's grid vectors in equal shares, each in tiles of up to NV within
+             * an image */
+            int64_t g0, g1;
+            pdnn_par_share(nimg * f.nvec, &g0, &g1);
+            for (int64_t gv = g0; gv < g1;) {
+                const int64_t ni = gv / f.nvec, v0 = gv % f.nvec;
+                int64_t nv = f.nvec - v0 < NV ? f.nvec - v0 : NV;
+                if (nv > g1 - gv) nv = g1 - gv;
+                const int64_t nlast = v0 + nv == f.nvec ? f.npix - (f.nvec - 1) * LANES : LANES;
+                const int64_t f0 = v0 * LANES;
+                const float *src = f.split ? buf + ni * f.c * f.plane + f0
+                                           : x + (n0 + ni) * G->xs[0] + f0;
+                float *dst = y + (n0 + ni) * G->ys[0] + f0;
+                for (int64_t b = 0; b < kb; b++) {
+                    const int64_t mr = f.k - b * MR < MR ? f.k - b * MR : MR;
+                    pdnn_f32_fewc_8x48__avx512((size_t)mr, (size_t)nv, (size_t)f.c,
+                                               (size_t)f.taps, src, scs, toff,
+                                               masks + v0 * f.taps, wp + b * T * MR,
+                                               dst + b * MR * G->ys[1], (ptrdiff_t)G->ys[1],
+                                               (size_t)nlast, alpha, beta);
+                }
+                gv += nv;
+            }
+            if (f.split) {
+#pragma omp barrier
             }
         }
     }
