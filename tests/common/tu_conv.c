@@ -268,7 +268,12 @@ bool tu_conv_check(const pdnn_impl *im, const tu_conv_shape *s, pdnn_conv_dir di
         case_free(&k);
         return false;
     }
-    void *d1 = malloc(k.bytes), *d2 = malloc(k.bytes);
+    /* 64-byte aligned, as a framework's tensors are: the paths' non-temporal stores of
+     * whole aligned vectors (large outputs) then run here too */
+    const size_t abytes = (k.bytes + 63) / 64 * 64;
+    void *d1 = aligned_alloc(64, abytes ? abytes : 64), *d2 = aligned_alloc(64, abytes ? abytes : 64);
+    TU_CHECK(d1 && d2, "out of memory (%zu bytes)", abytes);
+    if (!d1 || !d2) exit(2);
     memcpy(d1, k.dst0, k.bytes);
     memcpy(d2, k.dst0, k.bytes);
     TU_CHECK(tu_conv_run_impl(im, &k.cs.p, k.src, k.wei, d1, alpha, beta, 1) ==
