@@ -426,9 +426,9 @@ static void taps_setup(const kv_geom *f, kv_taps *t)
 static void tile_classes(const kv_geom *f, int64_t p, int64_t q0, int64_t np, unsigned char *cl)
 {
     const pdnn_conv_geom3 *G = &f->G;
-    const int64_t ih0 = p * G->str[1] - G->pad[1], iw0 = q0 * f->xs - G->pad[2];
-    if (ih0 >= 0 && ih0 + (f->r - 1) * G->dil[1] < G->in[1] && iw0 >= 0 &&
-        iw0 + (np - 1) * f->xs + (f->s - 1) * G->dil[2] < G->in[2]) {
+    const int64_t top = p * G->str[1] - G->pad[1], left = q0 * f->xs - G->pad[2];
+    if (top >= 0 && top + (f->r - 1) * G->dil[1] < G->in[1] && left >= 0 &&
+        left + (np - 1) * f->xs + (f->s - 1) * G->dil[2] < G->in[2]) {
         memset(cl, 0, (size_t)(f->r * f->s)); /* inside x: every tap (most tiles) */
         return;
     }
