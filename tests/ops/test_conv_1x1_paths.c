@@ -402,7 +402,8 @@ static void test_ldb_copy(void)
  * MiB through PDNN_CACHE_L3; the harness's outputs 64-byte aligned): 9.6 MB of y on
  * 112 x 112 images (aligned rows; 16 output channels: the 6 x 64 kernel instead of the
  * 8 x 32 one) and 9.4 MB on 14 x 14 images (the copied B panels, rows not 64-byte
- * aligned); backward data's dx read in place, 9.6 MB (16 and 96 channels). */
+ * aligned); 136 channels summed in one block of 256 (LDB_KC) instead of two (the output
+ * streams); backward data's dx read in place, 9.6 MB (16 and 96 channels). */
 static void test_ldb_stream(void)
 {
     tu_conv_shape s = shape(2, 1, 24, 96, 112, 112, 1, TU_LAYOUT_PACKED);
@@ -410,6 +411,8 @@ static void test_ldb_stream(void)
     s = shape(12, 1, 24, 16, 112, 112, 1, TU_LAYOUT_PACKED);
     check_path(&s, PDNN_CONV_FWD, takes_ldb, true);
     s = shape(64, 1, 20, 188, 14, 14, 1, TU_LAYOUT_PACKED);
+    check_path(&s, PDNN_CONV_FWD, takes_ldb, true);
+    s = shape(2, 1, 136, 96, 112, 112, 1, TU_LAYOUT_PACKED);
     check_path(&s, PDNN_CONV_FWD, takes_ldb, true);
     s = shape(2, 1, 96, 24, 112, 112, 1, TU_LAYOUT_PACKED);
     check_path(&s, PDNN_CONV_BWD_DATA, takes_ldb, true);
