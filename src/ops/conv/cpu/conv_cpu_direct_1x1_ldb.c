@@ -41,7 +41,8 @@
 
 /* Channel block of the sums: LDB_TASK_KC in the forward / backward data tasks where the
  * data (B) is the larger operand (a KC x 64 panel of B: 32 KiB, L1), LDB_KC where the
- * filter (A, streamed along its rows: longer runs) is, and in the other schedules. */
+ * filter (A, streamed along its rows: longer runs) is, where the output streams (sums of
+ * up to LDB_KC channels in one block: c_streams), and in the other schedules. */
 #define LDB_TASK_KC 128
 #define LDB_KC 256
 /* Pixel blocks of a split are whole vectors of this many pixels (AVX-512's 16). */
